@@ -1,0 +1,84 @@
+// npugen bench: the figures the foundation is measured by, in one run.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/sim_setup.hpp"
+#include "emit/design_emitter.hpp"
+#include "util/process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace npugen::cli {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "bench",
+      "Measure one design: generate time, verilated build time, set-up time of a second sim "
+      "on the unchanged design, co-simulation cycles/s and the overhead of checking (checked "
+      "time over the RTL alone on the same stimulus).");
+  static std::string config_file;
+  static std::string out;
+  static uint64_t cycles = 200000;
+  static bool no_sim = false;
+  cmd->add_option("CONFIG", config_file, "YAML configuration file")->required();
+  cmd->add_option("-o,--out", out, "Design folder (default: generated/<design.name>)");
+  cmd->add_option("--cycles", cycles, "Cycles of each co-simulation run")->capture_default_str();
+  cmd->add_flag("--generate-only", no_sim, "Measure generation only (no Verilator needed)");
+  cmd->callback([] {
+    auto start = std::chrono::steady_clock::now();
+    const elab::Design design = load_design(config_file);
+    const double load_s = seconds_since(start);
+
+    start = std::chrono::steady_clock::now();
+    const util::FileMap files = emit::emit_design(design);
+    const double emit_s = seconds_since(start);
+    size_t bytes = 0;
+    for (const auto& [path, text] : files) bytes += text.size();
+
+    // Into a fresh folder, so that the whole write is measured.
+    const fs::path dir = output_dir(design, out);
+    std::error_code ec;
+    const fs::path fresh = dir.string() + ".bench-generate";
+    fs::remove_all(fresh, ec);
+    start = std::chrono::steady_clock::now();
+    generate_design(design, fresh, true);
+    const double write_s = seconds_since(start);
+    fs::remove_all(fresh, ec);
+    std::printf(
+        "bench %s: %d x %d array\n  generate: load+validate %.3f s, emit %.3f s (%zu files, "
+        "%.1f KiB), atomic write %.3f s, total %.3f s\n",
+        design.config.design.name.c_str(), design.pe_array.tiles, design.pe_array.lanes, load_s,
+        emit_s, files.size(), static_cast<double>(bytes) / 1024.0, write_s,
+        load_s + emit_s + write_s);
+    if (no_sim) return;
+
+    require_sim_tools();
+    generate_design(design, dir, true);
+    const SimBuild build = build_sim(design, dir, false, /*force=*/true);
+    std::printf("  verilated build (clean): %.1f s\n", build.build_seconds);
+
+    // A second sim on the unchanged design: everything before the simulation starts.
+    start = std::chrono::steady_clock::now();
+    const elab::Design again = load_design(config_file);
+    generate_design(again, dir, true);
+    const SimBuild cached = build_sim(again, dir, false);
+    std::printf("  second sim set-up (unchanged design): %.3f s%s\n", seconds_since(start),
+                cached.rebuilt ? " (REBUILT: cache miss)" : "");
+
+    const int rc = util::run_program(
+        {build.binary.string(), "--mode", "bench", "--cycles", std::to_string(cycles)});
+    if (rc != 0) throw CommandError(rc == 1 ? kSimulationFailed : kToolFailed, "");
+  });
+}
+
+}  // namespace npugen::cli

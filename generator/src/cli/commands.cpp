@@ -1,0 +1,113 @@
+#include "cli/commands.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "config/config.hpp"
+#include "emit/design_emitter.hpp"
+
+namespace fs = std::filesystem;
+
+namespace npugen::cli {
+
+elab::Design load_design(const fs::path& config_file) {
+  const config::LoadResult result = config::load_config(config_file);
+  if (!result.config) {
+    for (const auto& d : result.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+    throw CommandError(kBadInput, fmt::format("{} error(s) in {}; nothing was written",
+                                              result.diagnostics.size(), config_file.string()));
+  }
+  return elab::elaborate(*result.config);
+}
+
+fs::path output_dir(const elab::Design& design, const std::string& given) {
+  if (!given.empty()) return given;
+  return fs::path("generated") / design.config.design.name;
+}
+
+void generate_design(const elab::Design& design, const fs::path& dir, bool quiet) {
+  util::WriteOutcome outcome{};
+  try {
+    outcome = emit::write_design(design, dir);
+  } catch (const util::OutputError& e) {
+    throw CommandError(kBadInput, e.what());
+  }
+  if (quiet) return;
+  const char* what = outcome == util::WriteOutcome::kCreated    ? "created"
+                     : outcome == util::WriteOutcome::kReplaced ? "updated"
+                                                                : "unchanged";
+  std::printf("%s: %s (top %s, config hash %s)\n", dir.string().c_str(), what,
+              design.top.c_str(), design.short_hash().c_str());
+}
+
+void add_check_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "check", "Validate a configuration and print its derived parameters; writes nothing.");
+  static std::string config_file;
+  static bool json = false;
+  cmd->add_option("CONFIG", config_file, "YAML configuration file")->required();
+  cmd->add_flag("--json", json, "Print the resolved configuration as JSON");
+  cmd->callback([] {
+    const elab::Design design = load_design(config_file);
+    if (json) {
+      std::printf("%s\n", elab::resolved_json(design).dump(2).c_str());
+      return;
+    }
+    const auto& pe = design.pe_array;
+    std::printf(
+        "%s: ok\n  design %s, top %s, config hash %s\n  PE array %d x %d: %d-bit %s weights, "
+        "%d-bit %s activations, %d-bit accumulators\n  adder tree: %zu level(s), %d pipeline "
+        "stage(s), latency %d cycle(s)\n",
+        config_file.c_str(), design.config.design.name.c_str(), design.top.c_str(),
+        design.short_hash().c_str(), pe.tiles, pe.lanes, pe.weight_width,
+        pe.weight_signed ? "signed" : "unsigned", pe.act_width,
+        pe.act_signed ? "signed" : "unsigned", pe.acc_width, pe.levels.size() - 1,
+        pe.tree_stages, pe.latency);
+  });
+}
+
+void add_schema_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("schema", "Print the configuration schema (keys, types, "
+                                           "defaults, ranges, rules) as Markdown.");
+  cmd->callback([] {
+    std::fputs(config::schema_markdown(config::describe_schema()).c_str(), stdout);
+  });
+}
+
+void add_generate_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "generate",
+      "Write the design folder: RTL, filelist, constraints, FuseSoC core, synthesis script, "
+      "co-simulation project, resolved configuration and manifest. Atomic and deterministic.");
+  static std::string config_file;
+  static std::string out;
+  cmd->add_option("CONFIG", config_file, "YAML configuration file")->required();
+  cmd->add_option("-o,--out", out, "Output folder (default: generated/<design.name>)");
+  cmd->callback([] {
+    const auto start = std::chrono::steady_clock::now();
+    const elab::Design design = load_design(config_file);
+    generate_design(design, output_dir(design, out), false);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("generate took %.3f s\n", s);
+  });
+}
+
+void add_verify_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "verify", "Check that a design folder's files match the hashes in its manifest.");
+  static std::string dir;
+  cmd->add_option("DIR", dir, "Design folder")->required();
+  cmd->callback([] {
+    const auto problems = emit::verify_design_folder(dir);
+    for (const auto& p : problems) std::fprintf(stderr, "%s: %s\n", dir.c_str(), p.c_str());
+    if (!problems.empty()) {
+      throw CommandError(kBadInput, fmt::format("{}: {} problem(s)", dir, problems.size()));
+    }
+    std::printf("%s: every file matches the manifest\n", dir.c_str());
+  });
+}
+
+}  // namespace npugen::cli

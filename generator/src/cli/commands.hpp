@@ -1,0 +1,46 @@
+// The npugen subcommands. Each adds itself to the CLI11 app and runs through a
+// callback; failures are reported by throwing CommandError with an exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "elab/design.hpp"
+
+namespace npugen::cli {
+
+/// Exit statuses of npugen.
+enum ExitStatus : int {
+  kOk = 0,
+  kSimulationFailed = 1,  ///< co-simulation found a mismatch
+  kBadInput = 2,          ///< bad configuration, file or option; missing tool
+  kToolFailed = 3,        ///< an external tool (Verilator build, ...) failed
+};
+
+struct CommandError : std::runtime_error {
+  CommandError(int status, const std::string& message)
+      : std::runtime_error(message), status(status) {}
+  int status;
+};
+
+/// Loads and validates a configuration; on errors prints every diagnostic to stderr
+/// and throws CommandError(kBadInput).
+elab::Design load_design(const std::filesystem::path& config_file);
+
+/// Output folder: the one given, or generated/<design name>.
+std::filesystem::path output_dir(const elab::Design& design, const std::string& given);
+
+/// Writes the design folder, reporting what happened.
+void generate_design(const elab::Design& design, const std::filesystem::path& dir, bool quiet);
+
+void add_check_command(CLI::App& app);
+void add_schema_command(CLI::App& app);
+void add_generate_command(CLI::App& app);
+void add_verify_command(CLI::App& app);
+void add_sim_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+
+}  // namespace npugen::cli

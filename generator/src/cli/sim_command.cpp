@@ -1,0 +1,158 @@
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/sim_setup.hpp"
+#include "emit/design_emitter.hpp"
+#include "util/output_tree.hpp"
+#include "util/process.hpp"
+#include "util/sha256.hpp"
+
+namespace fs = std::filesystem;
+
+namespace npugen::cli {
+
+void require_sim_tools() {
+  struct Need {
+    const char* what;
+    bool found;
+    const char* package;
+  };
+  const Need needs[] = {
+      {"verilator", util::find_program("verilator").has_value(), "verilator"},
+      {"make", util::find_program("make").has_value(), "make"},
+      {"g++", util::find_program("g++").has_value(), "g++"},
+      {"fmt headers (fmt/format.h)", fs::exists("/usr/include/fmt/format.h"), "libfmt-dev"},
+      {"CLI11 headers (CLI/CLI.hpp)", fs::exists("/usr/include/CLI/CLI.hpp"), "libcli11-dev"},
+  };
+  std::string missing;
+  std::string packages;
+  for (const auto& n : needs) {
+    if (n.found) continue;
+    missing += fmt::format("{}{}", missing.empty() ? "" : ", ", n.what);
+    packages += fmt::format(" {}", n.package);
+  }
+  if (!missing.empty()) {
+    throw CommandError(kBadInput,
+                       fmt::format("co-simulation needs {}, not found. Install with:\n  "
+                                   "sudo apt-get install -y{}",
+                                   missing, packages));
+  }
+}
+
+SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force) {
+  (void)design;
+  const fs::path build_dir = dir / "sim" / (trace ? "build-trace" : "build");
+  const fs::path stamp = build_dir / ".npugen-build-hash";
+  SimBuild result{build_dir / "sim", false, 0};
+
+  // The build's inputs are the folder's files (named with their hashes by the
+  // manifest) and the Verilator that builds them.
+  const std::string key = util::sha256_hex(
+      util::read_file(dir / emit::kManifest) + "\n" +
+      util::capture_output({"verilator", "--version"}) + (trace ? "trace" : "plain"));
+  std::error_code ec;
+  if (!force && fs::exists(result.binary, ec) && fs::exists(stamp, ec)) {
+    try {
+      if (util::read_file(stamp) == key) return result;
+    } catch (const util::OutputError&) {
+    }
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  if (force) fs::remove_all(build_dir, ec);
+  fs::remove(stamp, ec);
+  fs::create_directories(build_dir, ec);
+  const fs::path log = build_dir / "npugen-build.log";
+  std::printf("building the verilated model of %s%s (log: %s)\n", design.top.c_str(),
+              trace ? " with FST tracing" : "", log.string().c_str());
+  std::vector<std::string> argv = {"make", "-C", (dir / "sim").string()};
+  if (trace) argv.push_back("TRACE=1");
+  const int rc = util::run_program(argv, log);
+  if (rc != 0) {
+    throw CommandError(kToolFailed,
+                       fmt::format("building the co-simulation failed (status {}); last lines "
+                                   "of {}:\n{}",
+                                   rc, log.string(), util::tail_of_file(log, 25)));
+  }
+  std::FILE* f = std::fopen(stamp.c_str(), "wb");
+  if (f != nullptr) {
+    std::fwrite(key.data(), 1, key.size(), f);
+    std::fclose(f);
+  }
+  result.rebuilt = true;
+  result.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("built in %.1f s\n", result.build_seconds);
+  return result;
+}
+
+void add_sim_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "sim",
+      "Generate the design, build its verilated model (cached by content hash) and "
+      "co-simulate it against the golden model on seeded random stimulus. Exit status 1 on "
+      "a mismatch, with the command that reproduces it with a waveform.");
+  struct Options {
+    std::string config_file;
+    std::string block = "pe_array";
+    std::string out;
+    std::optional<uint64_t> seed;
+    std::optional<uint64_t> cycles;
+    std::string trace;
+    uint64_t trace_from = 0;
+    std::string mode = "check";
+    std::string vectors;
+  };
+  static Options o;
+  cmd->add_option("CONFIG", o.config_file, "YAML configuration file")->required();
+  cmd->add_option("--block", o.block, "Block to co-simulate")
+      ->check(CLI::IsMember({"pe_array"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
+  cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
+  cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)");
+  cmd->add_option("--trace", o.trace, "Write an FST waveform to this file");
+  cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
+  cmd->add_option("--mode", o.mode,
+                  "check: RTL against golden; rtl: RTL alone; golden: golden alone; bench: "
+                  "rtl then check, with the time ratio")
+      ->check(CLI::IsMember({"check", "rtl", "golden", "bench"}))
+      ->capture_default_str();
+  cmd->add_option("--vectors", o.vectors,
+                  "Also write stimulus and expected outputs (for the Icarus replay bench)");
+  cmd->callback([] {
+    const auto start = std::chrono::steady_clock::now();
+    const elab::Design design = load_design(o.config_file);
+    require_sim_tools();
+    const fs::path dir = output_dir(design, o.out);
+    generate_design(design, dir, true);
+    const bool trace = !o.trace.empty();
+    const SimBuild build = build_sim(design, dir, trace);
+    const double setup =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("set-up %.2f s (%s)\n", setup - build.build_seconds,
+                build.rebuilt ? "model rebuilt" : "model up to date");
+
+    std::string repro = fmt::format("npugen sim {}", o.config_file);
+    if (!o.out.empty()) repro += fmt::format(" -o {}", o.out);
+    std::vector<std::string> argv = {build.binary.string(), "--mode", o.mode, "--repro", repro};
+    if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
+    if (o.cycles) argv.insert(argv.end(), {"--cycles", std::to_string(*o.cycles)});
+    if (trace) {
+      argv.insert(argv.end(), {"--trace", fs::absolute(o.trace).string(), "--trace-from",
+                               std::to_string(o.trace_from)});
+    }
+    if (!o.vectors.empty()) argv.insert(argv.end(), {"--vectors", o.vectors});
+    const int rc = util::run_program(argv);
+    if (rc == -1) throw CommandError(kToolFailed, "cannot start " + build.binary.string());
+    if (trace && rc <= 1) std::printf("waveform: %s\n", o.trace.c_str());
+    if (rc != 0) throw CommandError(rc == 1 ? kSimulationFailed : rc == 2 ? kBadInput
+                                                                          : kToolFailed,
+                                    "");
+  });
+}
+
+}  // namespace npugen::cli

@@ -1,0 +1,191 @@
+#include "config/config.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "util/sha256.hpp"
+
+namespace npugen::config {
+namespace {
+
+int ceil_log2(int64_t n) {
+  int bits = 0;
+  while ((int64_t{1} << bits) < n) ++bits;
+  return bits;
+}
+
+OperandFormat read_format(Section& parent, const char* key, const char* doc, int64_t max_width) {
+  Section s = parent.section(key, doc);
+  OperandFormat f;
+  f.width = static_cast<int>(s.integer(
+      "width", {2, max_width, 8, "Bits per value, as stored and as seen by the multipliers."}));
+  f.is_signed = s.boolean("signed", true, "Two's complement (true) or unsigned (false).");
+  s.finish();
+  return f;
+}
+
+// The schema. Reading a document and describing the schema run this same code.
+Config read(Reader& r, Section root) {
+  Config c;
+
+  Section design = root.section("design", "Identity of the generated design.");
+  c.design.name = design.identifier(
+      "name", "npu", "Design name: default output folder generated/<name> and file names.");
+  c.design.module_prefix = design.identifier(
+      "module_prefix", "npu",
+      "Prefix of every generated module (<prefix>_pe_array, ...), so that several "
+      "generated designs can live in one chip.");
+  c.design.clock_mhz = design.number(
+      "clock_mhz", {1, 5000, 200, "Target clock frequency, written into the timing constraints."});
+  design.finish();
+
+  Section pe = root.section("pe_array", "The PE array: T tiles of L multipliers each.");
+  c.pe_array.tiles = static_cast<int>(
+      pe.integer("tiles", {1, 1024, std::nullopt,
+                           "T: tiles. Each has its own weight row and accumulator; the "
+                           "activation vector is broadcast to all of them."}));
+  c.pe_array.lanes = static_cast<int>(pe.integer(
+      "lanes", {1, 1024, std::nullopt, "L: multipliers per tile, summed by its adder tree."}));
+  c.pe_array.weight = read_format(pe, "weight", "Weight format.", 32);
+  c.pe_array.activation = read_format(pe, "activation", "Activation format.", 32);
+  Section acc = pe.section("accumulator", "Accumulator format (signed if either operand is).");
+  c.pe_array.accumulator_width = static_cast<int>(acc.integer(
+      "width", {2, 64, 32, "Bits per accumulator; sums wrap modulo 2^width."}));
+  acc.finish();
+  Section tree = pe.section("adder_tree", "The adder tree that sums a tile's products.");
+  c.pe_array.adder_tree_stages = static_cast<int>(tree.integer(
+      "pipeline_stages",
+      {0, 11, 1,
+       "Pipeline registers in the adder tree, spread evenly from the products to the sum. "
+       "Latency from a step to the accumulator is pipeline_stages + 1 cycles."}));
+  tree.finish();
+
+  r.rule("pe_array.tiles x pe_array.lanes is at most 65536 multipliers.");
+  const int64_t multipliers = int64_t{c.pe_array.tiles} * c.pe_array.lanes;
+  if (multipliers > 65536) {
+    r.error(pe.location_of("lanes"), pe.path_of("lanes"),
+            fmt::format("tiles x lanes = {} x {} = {} multipliers; at most 65536 are supported",
+                        c.pe_array.tiles, c.pe_array.lanes, multipliers));
+  }
+  r.rule(
+      "pe_array.accumulator.width is at least weight.width + activation.width, so that one "
+      "product fits in an accumulator.");
+  const int product_width = c.pe_array.weight.width + c.pe_array.activation.width;
+  if (c.pe_array.accumulator_width < product_width) {
+    r.error(acc.location_of("width"), acc.path_of("width"),
+            fmt::format("an accumulator of {} bits cannot hold one {}-bit x {}-bit product "
+                        "({} bits); make it at least {} bits wide",
+                        c.pe_array.accumulator_width, c.pe_array.weight.width,
+                        c.pe_array.activation.width, product_width, product_width));
+  }
+  r.rule(
+      "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 1: one register "
+      "after the multipliers and one after each level of the tree.");
+  const int max_stages = ceil_log2(c.pe_array.lanes) + 1;
+  if (c.pe_array.adder_tree_stages > max_stages) {
+    r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
+            fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
+                        "register positions (after the products and after each of its {} "
+                        "levels)",
+                        c.pe_array.adder_tree_stages, c.pe_array.lanes, max_stages,
+                        max_stages - 1));
+  }
+  pe.finish();
+
+  Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
+  c.sim.cycles = sim.integer("cycles", {1, 4'000'000'000, 20000,
+                                        "Clock cycles to simulate (--cycles overrides)."});
+  c.sim.seed = sim.integer(
+      "seed", {0, 4'294'967'295, 1, "Seed of the random stimulus (--seed overrides)."});
+  c.sim.valid_probability = sim.number(
+      "valid_probability",
+      {0.01, 1, 0.9, "Probability that a cycle presents a step; the rest are bubbles."});
+  c.sim.max_dot_length = static_cast<int>(sim.integer(
+      "max_dot_length", {1, 65536, 16, "Longest dot product, in steps, the stimulus draws."}));
+  sim.finish();
+
+  root.finish();
+  return c;
+}
+
+LoadResult validate(const YAML::Node& document, const std::string& display_name) {
+  LoadResult result;
+  Reader reader(display_name, result.diagnostics);
+  Config c = read(reader, reader.root(document));
+  if (result.diagnostics.empty()) result.config = std::move(c);
+  return result;
+}
+
+}  // namespace
+
+LoadResult load_config_text(const std::string& text, const std::string& display_name) {
+  YAML::Node document;
+  try {
+    document = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    LoadResult result;
+    result.diagnostics.push_back(Diagnostic{display_name, e.mark.line + 1, e.mark.column + 1, "",
+                                            "malformed YAML: " + e.msg});
+    return result;
+  }
+  return validate(document, display_name);
+}
+
+LoadResult load_config(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", "no such file"}}};
+  }
+  if (std::filesystem::is_directory(file, ec)) {
+    return LoadResult{std::nullopt,
+                      {Diagnostic{name, 0, 0, "", "is a directory, not a configuration file"}}};
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  if (!in || !(text << in.rdbuf())) {
+    // An empty file reads as no characters, which is fine; only a failed open is an error.
+    if (!in.is_open()) {
+      return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", "cannot be read"}}};
+    }
+  }
+  LoadResult result = load_config_text(text.str(), name);
+  if (result.config) result.config->source = file;
+  return result;
+}
+
+Schema describe_schema() {
+  Schema schema;
+  Reader reader(schema);
+  read(reader, reader.root());
+  return schema;
+}
+
+nlohmann::json to_json(const Config& c) {
+  auto format = [](const OperandFormat& f) {
+    return nlohmann::json{{"width", f.width}, {"signed", f.is_signed}};
+  };
+  return nlohmann::json{
+      {"design",
+       {{"name", c.design.name},
+        {"module_prefix", c.design.module_prefix},
+        {"clock_mhz", c.design.clock_mhz}}},
+      {"pe_array",
+       {{"tiles", c.pe_array.tiles},
+        {"lanes", c.pe_array.lanes},
+        {"weight", format(c.pe_array.weight)},
+        {"activation", format(c.pe_array.activation)},
+        {"accumulator", {{"width", c.pe_array.accumulator_width}}},
+        {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}}}},
+      {"sim",
+       {{"cycles", c.sim.cycles},
+        {"seed", c.sim.seed},
+        {"valid_probability", c.sim.valid_probability},
+        {"max_dot_length", c.sim.max_dot_length}}}};
+}
+
+std::string config_hash(const Config& config) { return util::sha256_hex(to_json(config).dump()); }
+
+}  // namespace npugen::config

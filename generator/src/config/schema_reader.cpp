@@ -1,0 +1,277 @@
+#include "config/schema_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <regex>
+
+namespace npugen::config {
+namespace {
+
+Location location_from(const YAML::Mark& mark) {
+  if (mark.is_null()) return {};
+  return {mark.line + 1, mark.column + 1};
+}
+
+std::string show_scalar(const YAML::Node& node) {
+  if (node.IsNull()) return "nothing";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  const std::string& text = node.Scalar();
+  if (node.Tag() == "!") return fmt::format("the quoted string \"{}\"", text);
+  return fmt::format("'{}'", text);
+}
+
+std::string format_number(double v) { return fmt::format("{:g}", v); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------- Reader
+
+Reader::Reader(std::string file, Diagnostics& diagnostics)
+    : file_(std::move(file)), diagnostics_(&diagnostics) {}
+
+Reader::Reader(Schema& schema) : schema_(&schema) {}
+
+Section Reader::root(const YAML::Node& document) {
+  if (document.IsNull() || !document.IsDefined()) {
+    return Section(*this, "", Location{1, 1}, std::nullopt);
+  }
+  if (!document.IsMap()) {
+    error(location_from(document.Mark()), "",
+          fmt::format("the top level must be a mapping of sections, got {}",
+                      show_scalar(document)));
+    return Section(*this, "", Location{1, 1}, std::nullopt);
+  }
+  return Section(*this, "", Location{1, 1}, document);
+}
+
+Section Reader::root() { return Section(*this, "", Location{}, std::nullopt); }
+
+void Reader::error(Location where, const std::string& key_path, const std::string& message) {
+  if (diagnostics_ == nullptr) return;
+  diagnostics_->push_back(Diagnostic{file_, where.line, where.column, key_path, message});
+}
+
+void Reader::rule(const std::string& text) {
+  if (schema_ != nullptr) schema_->rules.push_back(text);
+}
+
+// --------------------------------------------------------------------------- Section
+
+Section::Section(Reader& reader, std::string path, Location location,
+                 std::optional<YAML::Node> node)
+    : reader_(&reader), path_(std::move(path)), location_(location) {
+  if (!node) return;
+  for (auto it = node->begin(); it != node->end(); ++it) {
+    Item item{it->first.Scalar(), location_from(it->first.Mark()), it->second};
+    if (!it->first.IsScalar()) {
+      reader.error(item.key_location, path_, "keys must be plain names");
+      continue;
+    }
+    if (find(item.key) != nullptr) {
+      reader.error(item.key_location, path_of(item.key),
+                   fmt::format("duplicate key (first given at line {})",
+                               find(item.key)->key_location.line));
+      continue;
+    }
+    items_.push_back(std::move(item));
+  }
+}
+
+const Section::Item* Section::find(const std::string& key) const {
+  for (const auto& item : items_) {
+    if (item.key == key) return &item;
+  }
+  return nullptr;
+}
+
+std::string Section::path_of(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+Location Section::location_of(const std::string& key) const {
+  const Item* item = find(key);
+  if (item == nullptr) return location_;
+  const Location value = location_from(item->value.Mark());
+  return value.line > 0 ? value : item->key_location;
+}
+
+void Section::document(const std::string& key, const char* type, std::string default_value,
+                       std::string constraint, const char* doc) {
+  known_.push_back(key);
+  if (reader_->schema_ != nullptr) {
+    reader_->schema_->entries.push_back(SchemaEntry{path_of(key), type, std::move(default_value),
+                                                    std::move(constraint), doc});
+  }
+}
+
+bool Section::scalar_ok(const Item& item, const char* expected) {
+  if (item.value.IsScalar() && item.value.Tag() != "!") return true;
+  reader_->error(location_of(item.key), path_of(item.key),
+                 fmt::format("expected {}, got {}", expected, show_scalar(item.value)));
+  return false;
+}
+
+int64_t Section::integer(const std::string& key, const IntSpec& spec) {
+  const std::string range = fmt::format("{} to {}", spec.min, spec.max);
+  document(key, "integer",
+           spec.default_value ? std::to_string(*spec.default_value) : "required", range, spec.doc);
+  const int64_t fallback = spec.default_value.value_or(spec.min);
+  const Item* item = find(key);
+  if (item == nullptr) {
+    if (!spec.default_value && !reader_->describing()) {
+      reader_->error(location_, path_of(key),
+                     fmt::format("required key is missing (an integer from {})", range));
+    }
+    return fallback;
+  }
+  const std::string expected = fmt::format("an integer from {}", range);
+  if (!scalar_ok(*item, expected.c_str())) return fallback;
+  int64_t value = 0;
+  if (!YAML::convert<int64_t>::decode(item->value, value)) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
+    return fallback;
+  }
+  if (value < spec.min || value > spec.max) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("{} is out of range: expected {}", value, expected));
+    return fallback;
+  }
+  return value;
+}
+
+double Section::number(const std::string& key, const NumberSpec& spec) {
+  const std::string range = fmt::format("{} to {}", format_number(spec.min),
+                                        format_number(spec.max));
+  document(key, "number",
+           spec.default_value ? format_number(*spec.default_value) : "required", range, spec.doc);
+  const double fallback = spec.default_value.value_or(spec.min);
+  const Item* item = find(key);
+  if (item == nullptr) {
+    if (!spec.default_value && !reader_->describing()) {
+      reader_->error(location_, path_of(key),
+                     fmt::format("required key is missing (a number from {})", range));
+    }
+    return fallback;
+  }
+  const std::string expected = fmt::format("a number from {}", range);
+  if (!scalar_ok(*item, expected.c_str())) return fallback;
+  double value = 0;
+  if (!YAML::convert<double>::decode(item->value, value) || !std::isfinite(value)) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
+    return fallback;
+  }
+  if (value < spec.min || value > spec.max) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("{} is out of range: expected {}", format_number(value), expected));
+    return fallback;
+  }
+  return value;
+}
+
+bool Section::boolean(const std::string& key, std::optional<bool> default_value,
+                      const char* doc) {
+  document(key, "boolean",
+           default_value ? (*default_value ? "true" : "false") : "required", "true or false",
+           doc);
+  const bool fallback = default_value.value_or(false);
+  const Item* item = find(key);
+  if (item == nullptr) {
+    if (!default_value && !reader_->describing()) {
+      reader_->error(location_, path_of(key), "required key is missing (true or false)");
+    }
+    return fallback;
+  }
+  if (!scalar_ok(*item, "true or false")) return fallback;
+  const std::string& text = item->value.Scalar();
+  if (text == "true") return true;
+  if (text == "false") return false;
+  reader_->error(location_of(key), path_of(key),
+                 fmt::format("expected true or false, got {}", show_scalar(item->value)));
+  return fallback;
+}
+
+std::string Section::identifier(const std::string& key, std::optional<std::string> default_value,
+                                const char* doc) {
+  static const std::regex kIdentifier("[A-Za-z][A-Za-z0-9_]{0,62}");
+  const char* constraint = "letter, then letters, digits, _ (at most 63)";
+  document(key, "identifier", default_value.value_or("required"), constraint, doc);
+  std::string fallback = default_value.value_or("x");
+  const Item* item = find(key);
+  if (item == nullptr) {
+    if (!default_value && !reader_->describing()) {
+      reader_->error(location_, path_of(key), "required key is missing (an identifier)");
+    }
+    return fallback;
+  }
+  // Quoted identifiers are fine: they are strings either way.
+  if (!item->value.IsScalar()) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected an identifier, got {}", show_scalar(item->value)));
+    return fallback;
+  }
+  const std::string& text = item->value.Scalar();
+  if (!std::regex_match(text, kIdentifier)) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("'{}' is not a valid identifier: expected {}", text, constraint));
+    return fallback;
+  }
+  return text;
+}
+
+Section Section::section(const std::string& key, const char* doc) {
+  document(key, "mapping", "", "", doc);
+  const Item* item = find(key);
+  if (item == nullptr || item->value.IsNull()) {
+    return Section(*reader_, path_of(key), item ? item->key_location : location_, std::nullopt);
+  }
+  if (!item->value.IsMap()) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected a mapping of keys, got {}", show_scalar(item->value)));
+    return Section(*reader_, path_of(key), item->key_location, std::nullopt);
+  }
+  return Section(*reader_, path_of(key), item->key_location, item->value);
+}
+
+void Section::finish() {
+  for (const auto& item : items_) {
+    if (std::find(known_.begin(), known_.end(), item.key) != known_.end()) continue;
+    std::string message = "unknown key";
+    const std::string suggestion = did_you_mean(item.key, known_);
+    if (!suggestion.empty()) {
+      message += fmt::format("; did you mean '{}'?", suggestion);
+    } else {
+      std::string list;
+      for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
+      message += fmt::format(" (known keys here: {})", list);
+    }
+    reader_->error(item.key_location, path_of(item.key), message);
+  }
+}
+
+// --------------------------------------------------------------------- documentation
+
+std::string schema_markdown(const Schema& schema) {
+  std::string out =
+      "| key | type | default | allowed | meaning |\n"
+      "| --- | --- | --- | --- | --- |\n";
+  for (const auto& e : schema.entries) {
+    if (e.type == "mapping") {
+      out += fmt::format("| **`{}`** | section | | | {} |\n", e.path, e.doc);
+    } else {
+      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", e.path, e.type,
+                         e.default_value.empty() ? "" : "`" + e.default_value + "`",
+                         e.constraint, e.doc);
+    }
+  }
+  if (!schema.rules.empty()) {
+    out += "\nRules across keys:\n\n";
+    for (const auto& r : schema.rules) out += fmt::format("- {}\n", r);
+  }
+  return out;
+}
+
+}  // namespace npugen::config

@@ -1,0 +1,120 @@
+// Reads a YAML mapping against the schema written in code, collecting every error
+// at once. Running the same reading code without a document (describe mode)
+// produces the schema's documentation, so each key is defined in exactly one place.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/diagnostic.hpp"
+
+namespace npugen::config {
+
+/// One documented key of the schema.
+struct SchemaEntry {
+  std::string path;        ///< dotted key path
+  std::string type;        ///< integer, boolean, number, identifier, mapping
+  std::string default_value;  ///< "required" when there is none
+  std::string constraint;  ///< range or allowed values
+  std::string doc;
+};
+
+/// The documentation of the whole schema: keys and cross-field rules.
+struct Schema {
+  std::vector<SchemaEntry> entries;
+  std::vector<std::string> rules;
+};
+
+/// Where a key sits in the file (1-based), for messages about it.
+struct Location {
+  int line = 0;
+  int column = 0;
+};
+
+struct IntSpec {
+  int64_t min;
+  int64_t max;
+  std::optional<int64_t> default_value;  ///< empty: the key is required
+  const char* doc;
+};
+
+struct NumberSpec {
+  double min;
+  double max;
+  std::optional<double> default_value;
+  const char* doc;
+};
+
+class Reader;
+
+/// A mapping of the document (possibly absent) and the keys read from it so far.
+class Section {
+ public:
+  int64_t integer(const std::string& key, const IntSpec& spec);
+  double number(const std::string& key, const NumberSpec& spec);
+  bool boolean(const std::string& key, std::optional<bool> default_value, const char* doc);
+  /// A C/Verilog identifier: letter, then letters, digits or underscores.
+  std::string identifier(const std::string& key, std::optional<std::string> default_value,
+                         const char* doc);
+  Section section(const std::string& key, const char* doc);
+
+  /// Reports every key of the mapping that no reader asked for, with a suggestion.
+  void finish();
+
+  /// Location of a key's value (or of this section when the key is absent).
+  [[nodiscard]] Location location_of(const std::string& key) const;
+  [[nodiscard]] std::string path_of(const std::string& key) const;
+
+ private:
+  friend class Reader;
+  struct Item {
+    std::string key;
+    Location key_location;
+    YAML::Node value;
+  };
+  Section(Reader& reader, std::string path, Location location, std::optional<YAML::Node> node);
+
+  [[nodiscard]] const Item* find(const std::string& key) const;
+  void document(const std::string& key, const char* type, std::string default_value,
+                std::string constraint, const char* doc);
+  /// Common checks for a scalar value; false (with an error recorded) when unusable.
+  bool scalar_ok(const Item& item, const char* expected);
+
+  Reader* reader_;
+  std::string path_;
+  Location location_;
+  std::vector<Item> items_;
+  std::vector<std::string> known_;
+};
+
+class Reader {
+ public:
+  /// Reads a parsed document; errors go to diagnostics.
+  Reader(std::string file, Diagnostics& diagnostics);
+  /// Describe mode: no document, every read returns its default and documents itself.
+  explicit Reader(Schema& schema);
+
+  Section root(const YAML::Node& document);
+  Section root();
+
+  void error(Location where, const std::string& key_path, const std::string& message);
+  /// Documents a cross-field rule (describe mode) and returns whether it is checked.
+  void rule(const std::string& text);
+
+  [[nodiscard]] bool describing() const { return schema_ != nullptr; }
+
+ private:
+  friend class Section;
+  std::string file_;
+  Diagnostics* diagnostics_ = nullptr;
+  Schema* schema_ = nullptr;
+};
+
+/// Renders the schema as a Markdown table plus the list of rules.
+std::string schema_markdown(const Schema& schema);
+
+}  // namespace npugen::config

@@ -1,0 +1,44 @@
+#include "elab/design.hpp"
+
+#include "version.hpp"
+
+namespace npugen::elab {
+
+Design elaborate(const config::Config& config) {
+  Design d;
+  d.config = config;
+  d.config_file = config.source.filename().string();
+  if (d.config_file.empty()) d.config_file = "<text>";
+  d.config_hash = config::config_hash(config);
+  d.pe_array = elaborate_pe_array(config);
+  d.top = d.pe_array.array_module;
+  return d;
+}
+
+nlohmann::json resolved_json(const Design& d) {
+  const PeArrayDesign& pe = d.pe_array;
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& level : pe.levels) {
+    levels.push_back({{"level", level.index},
+                      {"nodes", level.nodes},
+                      {"width", level.width},
+                      {"registered", level.registered}});
+  }
+  return nlohmann::json{
+      {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
+      {"config_file", d.config_file},
+      {"config_hash", d.config_hash},
+      {"config", config::to_json(d.config)},
+      {"derived",
+       {{"top", d.top},
+        {"pe_array",
+         {{"product_width", pe.product_width},
+          {"product_signed", pe.product_signed},
+          {"sum_width", pe.sum_width},
+          {"latency_cycles", pe.latency},
+          {"multipliers", pe.tiles * pe.lanes},
+          {"adder_tree_levels", levels},
+          {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}}}}};
+}
+
+}  // namespace npugen::elab

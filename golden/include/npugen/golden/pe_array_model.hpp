@@ -1,0 +1,61 @@
+// Bit-exact, cycle-aware model of the dense PE array.
+//
+// Each call to tick() is one rising clock edge: it takes the inputs that were
+// presented before the edge and returns the outputs as they are after it, exactly
+// as the generated RTL's registers present them.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "npugen/golden/pe_array_params.hpp"
+
+namespace npugen::golden {
+
+/// Inputs of one clock cycle. Weights and activations are raw bit patterns in the
+/// low bits of each word (as they appear on the RTL ports), indexed [t * L + l] and [l].
+struct PeArrayStep {
+  bool valid = false;   ///< a step is presented
+  bool first = false;   ///< first step of a dot product: accumulators load instead of add
+  bool last = false;    ///< last step of a dot product: results are presented afterwards
+  std::span<const uint32_t> weights;  ///< T * L raw weights
+  std::span<const uint32_t> acts;     ///< L raw activations
+};
+
+/// Outputs after one clock edge.
+struct PeArrayOutputs {
+  bool acc_valid = false;     ///< acc holds finished dot products
+  std::span<const uint64_t> acc;  ///< T raw accumulator values (acc_width bits each)
+};
+
+class PeArrayModel {
+ public:
+  explicit PeArrayModel(const PeArrayParams& params);
+
+  /// Asynchronous reset: empties the pipeline and clears the accumulators.
+  void reset();
+  /// One rising clock edge.
+  PeArrayOutputs tick(const PeArrayStep& step);
+
+  [[nodiscard]] const PeArrayParams& params() const { return params_; }
+
+ private:
+  struct InFlight {
+    bool valid;
+    bool first;
+    bool last;
+    std::vector<uint64_t> sums;  // per tile, modulo 2^64
+  };
+
+  [[nodiscard]] uint64_t operand(uint32_t raw, unsigned width, bool is_signed) const;
+
+  PeArrayParams params_;
+  uint64_t acc_mask_;
+  std::deque<InFlight> pipeline_;  // exactly tree_stages entries
+  std::vector<uint64_t> acc_;
+  bool acc_valid_ = false;
+};
+
+}  // namespace npugen::golden

@@ -1,0 +1,48 @@
+#include "stimulus.hpp"
+
+#include <cmath>
+
+namespace npugen::tb {
+
+PeArrayStimulus::PeArrayStimulus(const golden::PeArrayParams& params,
+                                 const StimulusOptions& options, uint64_t seed)
+    : params_(params),
+      options_(options),
+      rng_(seed),
+      valid_threshold_(options.valid_probability >= 1.0
+                           ? ~uint64_t{0}
+                           : static_cast<uint64_t>(std::ldexp(options.valid_probability, 64))),
+      weights_(size_t{params.tiles} * params.lanes),
+      acts_(params.lanes) {
+  step_.weights = weights_;
+  step_.acts = acts_;
+}
+
+// Uniform raw bits, or (for "extreme" steps) the most negative / largest values,
+// which drive the accumulators through their wrap-around.
+uint32_t PeArrayStimulus::draw(unsigned width, bool is_signed, bool extreme) {
+  const uint64_t r = rng_();
+  const uint32_t mask = width >= 32 ? ~uint32_t{0} : ((uint32_t{1} << width) - 1);
+  if (!extreme) return static_cast<uint32_t>(r) & mask;
+  const uint32_t max_pos = is_signed ? (mask >> 1) : mask;
+  const uint32_t min_neg = is_signed ? (max_pos + 1) : 0;
+  return (r & 1U) != 0 ? max_pos : min_neg;
+}
+
+const golden::PeArrayStep& PeArrayStimulus::next() {
+  step_.valid = rng_() <= valid_threshold_;
+  if (!step_.valid) {
+    step_.first = step_.last = false;
+    return step_;
+  }
+  step_.first = remaining_ == 0;
+  if (step_.first) remaining_ = 1 + static_cast<unsigned>(rng_() % options_.max_dot_length);
+  --remaining_;
+  step_.last = remaining_ == 0;
+  const bool extreme = (rng_() & 15U) == 0;
+  for (auto& w : weights_) w = draw(params_.weight_width, params_.weight_signed, extreme);
+  for (auto& a : acts_) a = draw(params_.act_width, params_.act_signed, extreme);
+  return step_;
+}
+
+}  // namespace npugen::tb
