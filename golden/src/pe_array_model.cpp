@@ -3,6 +3,17 @@
 #include <stdexcept>
 
 namespace npugen::golden {
+namespace {
+
+// Sign- or zero-extends a raw operand to 64 bits. Products then wrap modulo 2^64,
+// which is exact modulo 2^acc_width for every acc_width <= 64.
+inline uint64_t extend(uint32_t raw, unsigned width, bool is_signed) {
+  const unsigned shift = 64 - width;
+  const uint64_t high = static_cast<uint64_t>(raw) << shift;
+  return is_signed ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift) : high >> shift;
+}
+
+}  // namespace
 
 PeArrayModel::PeArrayModel(const PeArrayParams& params)
     : params_(params),
@@ -18,55 +29,46 @@ PeArrayModel::PeArrayModel(const PeArrayParams& params)
 }
 
 void PeArrayModel::reset() {
-  pipeline_.assign(params_.tree_stages, InFlight{false, false, false, {}});
+  ring_.assign(params_.tree_stages + 1, InFlight{});
+  for (auto& slot : ring_) slot.sums.assign(params_.tiles, 0);
+  head_ = 0;
+  acts_.assign(params_.lanes, 0);
   acc_.assign(params_.tiles, 0);
   acc_valid_ = false;
 }
 
-// Sign- or zero-extends a raw operand to 64 bits; products then wrap modulo 2^64,
-// which is exact modulo 2^acc_width for every acc_width <= 64.
-uint64_t PeArrayModel::operand(uint32_t raw, unsigned width, bool is_signed) const {
-  const uint64_t value = width >= 32 ? raw : (raw & ((uint32_t{1} << width) - 1));
-  if (is_signed && width < 64 && ((value >> (width - 1)) & 1U) != 0) {
-    return value | (~uint64_t{0} << width);
+void PeArrayModel::compute_sums(const PeArrayStep& step, std::vector<uint64_t>& sums) {
+  const unsigned tiles = params_.tiles;
+  const unsigned lanes = params_.lanes;
+  if (step.weights.size() != size_t{tiles} * lanes || step.acts.size() != lanes) {
+    throw std::invalid_argument("PeArrayModel::tick: weights must hold T*L and acts L values");
   }
-  return value;
+  for (unsigned l = 0; l < lanes; ++l) {
+    acts_[l] = extend(step.acts[l], params_.act_width, params_.act_signed);
+  }
+  const unsigned ww = params_.weight_width;
+  const bool ws = params_.weight_signed;
+  const uint32_t* w = step.weights.data();
+  for (unsigned t = 0; t < tiles; ++t, w += lanes) {
+    uint64_t sum = 0;
+    for (unsigned l = 0; l < lanes; ++l) sum += extend(w[l], ww, ws) * acts_[l];
+    sums[t] = sum;
+  }
 }
 
 PeArrayOutputs PeArrayModel::tick(const PeArrayStep& step) {
-  const unsigned tiles = params_.tiles;
-  const unsigned lanes = params_.lanes;
-
-  InFlight entering{step.valid, step.first, step.last, {}};
-  if (step.valid) {
-    if (step.weights.size() != size_t{tiles} * lanes || step.acts.size() != lanes) {
-      throw std::invalid_argument("PeArrayModel::tick: weights must hold T*L and acts L values");
-    }
-    entering.sums.assign(tiles, 0);
-    for (unsigned t = 0; t < tiles; ++t) {
-      uint64_t sum = 0;
-      const uint32_t* w = step.weights.data() + size_t{t} * lanes;
-      for (unsigned l = 0; l < lanes; ++l) {
-        sum += operand(w[l], params_.weight_width, params_.weight_signed) *
-               operand(step.acts[l], params_.act_width, params_.act_signed);
-      }
-      entering.sums[t] = sum;
-    }
-  }
-
-  // The entry leaving the adder tree this edge is the oldest one; with no tree
-  // registers it is the step on the inputs right now.
-  InFlight leaving;
-  if (pipeline_.empty()) {
-    leaving = std::move(entering);
-  } else {
-    leaving = std::move(pipeline_.front());
-    pipeline_.pop_front();
-    pipeline_.push_back(std::move(entering));
-  }
+  // The newest slot takes this step; the oldest (the same slot when the tree has no
+  // registers) is the step that reaches the accumulators at this edge.
+  InFlight& entering = ring_[head_];
+  entering.valid = step.valid;
+  entering.first = step.first;
+  entering.last = step.last;
+  if (step.valid) compute_sums(step, entering.sums);
+  head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
+  const InFlight& leaving = ring_[head_];
 
   if (leaving.valid) {
-    for (unsigned t = 0; t < tiles; ++t) {
+    for (unsigned t = 0; t < params_.tiles; ++t) {
       acc_[t] = ((leaving.first ? 0 : acc_[t]) + leaving.sums[t]) & acc_mask_;
     }
   }

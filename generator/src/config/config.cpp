@@ -130,7 +130,9 @@ LoadResult load_config_text(const std::string& text, const std::string& display_
                                             "malformed YAML: " + e.msg});
     return result;
   }
-  return validate(document, display_name);
+  LoadResult result = validate(document, display_name);
+  if (result.config) result.config->source = display_name;
+  return result;
 }
 
 LoadResult load_config(const std::filesystem::path& file) {
@@ -151,9 +153,7 @@ LoadResult load_config(const std::filesystem::path& file) {
       return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", "cannot be read"}}};
     }
   }
-  LoadResult result = load_config_text(text.str(), name);
-  if (result.config) result.config->source = file;
-  return result;
+  return load_config_text(text.str(), name);
 }
 
 Schema describe_schema() {

@@ -263,7 +263,8 @@ std::string schema_markdown(const Schema& schema) {
       out += fmt::format("| **`{}`** | section | | | {} |\n", e.path, e.doc);
     } else {
       out += fmt::format("| `{}` | {} | {} | {} | {} |\n", e.path, e.type,
-                         e.default_value.empty() ? "" : "`" + e.default_value + "`",
+                         e.default_value == "required" ? "**required**"
+                                                        : "`" + e.default_value + "`",
                          e.constraint, e.doc);
     }
   }

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -42,18 +41,22 @@ class PeArrayModel {
   [[nodiscard]] const PeArrayParams& params() const { return params_; }
 
  private:
+  // A step inside the adder tree's pipeline: its control bits and per-tile sums.
   struct InFlight {
-    bool valid;
-    bool first;
-    bool last;
+    bool valid = false;
+    bool first = false;
+    bool last = false;
     std::vector<uint64_t> sums;  // per tile, modulo 2^64
   };
 
-  [[nodiscard]] uint64_t operand(uint32_t raw, unsigned width, bool is_signed) const;
+  void compute_sums(const PeArrayStep& step, std::vector<uint64_t>& sums);
 
   PeArrayParams params_;
   uint64_t acc_mask_;
-  std::deque<InFlight> pipeline_;  // exactly tree_stages entries
+  // Ring of tree_stages + 1 slots: the oldest leaves the tree as the newest enters.
+  std::vector<InFlight> ring_;
+  size_t head_ = 0;
+  std::vector<uint64_t> acts_;  // current step's activations, extended to 64 bits
   std::vector<uint64_t> acc_;
   bool acc_valid_ = false;
 };

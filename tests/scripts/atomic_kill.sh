@@ -1,0 +1,21 @@
+# A generate killed at random moments leaves the folder complete: either the old
+# design or the new one, every file matching its manifest.
+source "$(dirname "$0")/common.sh"
+npugen=$1 configs=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dir="$tmp/design"
+"$npugen" generate "$configs/array_16x16.yaml" -o "$dir" >/dev/null
+killed=0
+for i in $(seq 1 40); do
+  if (( i % 2 )); then config=array_64x64; else config=array_16x16; fi
+  "$npugen" generate "$configs/$config.yaml" -o "$dir" >/dev/null &
+  pid=$!
+  sleep "0.0$(( RANDOM % 60 ))"
+  kill -9 "$pid" 2>/dev/null && killed=$((killed + 1)) || true
+  wait "$pid" 2>/dev/null || true
+  "$npugen" verify "$dir" >/dev/null || fail "round $i: folder incomplete after kill"
+  design=$(manifest_field "$dir" design)
+  [[ "$design" == array_16x16 || "$design" == array_64x64 ]] || fail "round $i: design '$design'"
+done
+echo "40 rounds, $killed killed mid-run, folder always complete"

@@ -1,0 +1,132 @@
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "config/config.hpp"
+
+namespace fs = std::filesystem;
+using npugen::config::load_config;
+using npugen::config::load_config_text;
+
+namespace {
+
+struct Expectation {
+  int line;
+  std::string key;  // "-" for none
+  std::string text;
+};
+
+std::vector<Expectation> expectations(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::vector<Expectation> out;
+  static const std::regex kExpect(R"(^# expect: (\d+) (\S+) (.+)$)");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, kExpect)) {
+      out.push_back({std::stoi(m[1]), m[2], m[3]});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every bad config is rejected with the line, key and problem", "[config]") {
+  const fs::path corpus = fs::path(NPUGEN_SOURCE_DIR) / "tests" / "bad_configs";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++files;
+    const auto expected = expectations(entry.path());
+    INFO("file " << entry.path().filename().string());
+    REQUIRE_FALSE(expected.empty());
+    const auto result = load_config(entry.path());
+    CHECK_FALSE(result.config.has_value());
+    std::string all;
+    for (const auto& d : result.diagnostics) all += d.format() + "\n";
+    INFO("diagnostics:\n" << all);
+    for (const auto& e : expected) {
+      bool found = false;
+      for (const auto& d : result.diagnostics) {
+        const std::string text = d.format();
+        found = found || (d.line == e.line && (e.key == "-" || d.key_path == e.key) &&
+                          text.find(e.text) != std::string::npos &&
+                          text.rfind(entry.path().string(), 0) == 0);
+      }
+      INFO("expected line " << e.line << ", key " << e.key << ", text: " << e.text);
+      CHECK(found);
+    }
+  }
+  CHECK(files >= 15);
+}
+
+TEST_CASE("diagnostics carry file:line:column and the key path", "[config]") {
+  const auto r = load_config_text("pe_array:\n  tiles: 3\n  lanes: -1\n", "mem.yaml");
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].format() ==
+        "mem.yaml:3:10: error: pe_array.lanes: -1 is out of range: expected an integer from 1 "
+        "to 1024");
+}
+
+TEST_CASE("a missing file is an error naming it", "[config]") {
+  const auto r = load_config("/nonexistent/npugen.yaml");
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].format() == "/nonexistent/npugen.yaml: error: no such file");
+}
+
+TEST_CASE("defaults are filled in and the hash follows the resolved values", "[config]") {
+  const auto a = load_config_text("pe_array: {tiles: 2, lanes: 3}\n", "a.yaml");
+  REQUIRE(a.config);
+  CHECK(a.config->pe_array.weight.width == 8);
+  CHECK(a.config->pe_array.accumulator_width == 32);
+  CHECK(a.config->design.name == "npu");
+  // Spelling a default out does not change the design, so not the hash either.
+  const auto b = load_config_text(
+      "pe_array: {tiles: 2, lanes: 3, weight: {width: 8}}\ndesign: {module_prefix: npu}\n",
+      "b.yaml");
+  REQUIRE(b.config);
+  CHECK(npugen::config::config_hash(*a.config) == npugen::config::config_hash(*b.config));
+  const auto c = load_config_text("pe_array: {tiles: 2, lanes: 4}\n", "c.yaml");
+  REQUIRE(c.config);
+  CHECK(npugen::config::config_hash(*a.config) != npugen::config::config_hash(*c.config));
+}
+
+TEST_CASE("every shipped config is valid", "[config]") {
+  for (const auto& entry : fs::directory_iterator(fs::path(NPUGEN_SOURCE_DIR) / "configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path().string());
+    const auto r = load_config(entry.path());
+    std::string all;
+    for (const auto& d : r.diagnostics) all += d.format() + "\n";
+    INFO(all);
+    CHECK(r.config.has_value());
+  }
+}
+
+TEST_CASE("the schema documents every key it reads, with rules", "[config]") {
+  const auto schema = npugen::config::describe_schema();
+  std::vector<std::string> paths;
+  for (const auto& e : schema.entries) paths.push_back(e.path);
+  for (const char* key : {"design.name", "pe_array.tiles", "pe_array.lanes",
+                          "pe_array.weight.width", "pe_array.activation.signed",
+                          "pe_array.accumulator.width", "pe_array.adder_tree.pipeline_stages",
+                          "sim.seed"}) {
+    CHECK(std::find(paths.begin(), paths.end(), key) != paths.end());
+  }
+  CHECK(schema.rules.size() == 3);
+  for (const auto& e : schema.entries) {
+    INFO(e.path);
+    CHECK_FALSE(e.doc.empty());
+  }
+}
+
+TEST_CASE("did-you-mean picks the closest known key", "[config]") {
+  using npugen::config::did_you_mean;
+  CHECK(did_you_mean("tilse", {"tiles", "lanes", "weight"}) == "tiles");
+  CHECK(did_you_mean("acumulator", {"accumulator", "adder_tree"}) == "accumulator");
+  CHECK(did_you_mean("zzzzzz", {"tiles", "lanes"}).empty());
+}
