@@ -3,10 +3,10 @@
 //
 // Built per design by the design folder's sim/Makefile (npugen sim does that);
 // design_params.hpp is generated from the design's configuration.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <verilated.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -89,9 +89,9 @@ std::vector<uint64_t> lane_contributions(const Options& o, unsigned tile, uint64
   one.tiles = 1;
   for (unsigned lane = 0; lane < kParams.lanes; ++lane) {
     PeArrayModel model(one);
-    PeArrayStimulus stimulus(kParams, StimulusOptions{npugen::design::kValidProbability,
-                                                      npugen::design::kMaxDotLength},
-                             o.seed);
+    PeArrayStimulus stimulus(
+        kParams, StimulusOptions{npugen::design::kValidProbability, npugen::design::kMaxDotLength},
+        o.seed);
     std::vector<uint32_t> row(kParams.lanes, 0);
     PeArrayOutputs outputs;
     for (uint64_t c = 0; c <= cycle; ++c) {
@@ -125,16 +125,17 @@ void report(const Options& o, const std::vector<Mismatch>& mismatches) {
     for (unsigned l = 0; l < lanes.size(); ++l) {
       if (lanes[l] == 0) continue;
       if (((lanes[l] + diff) & mask) == 0) {
-        suspects += fmt::format("  lane {}: got = expected - its contribution (its products "
-                                "did not reach the accumulator)\n", l);
+        suspects += fmt::format(
+            "  lane {}: got = expected - its contribution (its products "
+            "did not reach the accumulator)\n",
+            l);
       } else if (lanes[l] == diff) {
-        suspects += fmt::format("  lane {}: got = expected + its contribution (counted twice)\n",
-                                l);
+        suspects +=
+            fmt::format("  lane {}: got = expected + its contribution (counted twice)\n", l);
       }
     }
-    text += suspects.empty()
-                ? "  lane: no single lane's contribution explains the difference\n"
-                : suspects;
+    text += suspects.empty() ? "  lane: no single lane's contribution explains the difference\n"
+                             : suspects;
   }
   for (size_t i = 1; i < mismatches.size(); ++i) {
     const Mismatch& n = mismatches[i];
@@ -182,10 +183,9 @@ RunResult run(const Options& o, const std::string& mode) {
   auto dump = [](uint64_t) {};
 #endif
   PeArrayModel golden(kParams);
-  PeArrayStimulus stimulus(kParams,
-                           StimulusOptions{npugen::design::kValidProbability,
-                                           npugen::design::kMaxDotLength},
-                           o.seed);
+  PeArrayStimulus stimulus(
+      kParams, StimulusOptions{npugen::design::kValidProbability, npugen::design::kMaxDotLength},
+      o.seed);
   std::ofstream vectors;
   if (!o.vectors.empty()) {
     vectors.open(o.vectors);
@@ -224,8 +224,7 @@ RunResult run(const Options& o, const std::string& mode) {
       const PeArrayOutputs expected = golden.tick(step);
       r.results += expected.acc_valid ? 1 : 0;
       if (vectors) {
-        vectors << fmt::format("{:x} {:x} {:x}", int{step.valid}, int{step.first},
-                               int{step.last});
+        vectors << fmt::format("{:x} {:x} {:x}", int{step.valid}, int{step.first}, int{step.last});
         for (uint32_t w : step.weights) vectors << fmt::format(" {:x}", step.valid ? w : 0);
         for (uint32_t a : step.acts) vectors << fmt::format(" {:x}", step.valid ? a : 0);
         vectors << fmt::format(" {:x}", int{expected.acc_valid});
@@ -240,8 +239,8 @@ RunResult run(const Options& o, const std::string& mode) {
         }
         // Accumulators are outputs on the cycles acc_valid_o marks (either side's).
         for (unsigned t = 0; (got_valid || expected.acc_valid) && t < kParams.tiles; ++t) {
-          const uint64_t got = npugen::tb::get_bits(dut->acc_o, t * kParams.acc_width,
-                                              kParams.acc_width);
+          const uint64_t got =
+              npugen::tb::get_bits(dut->acc_o, t * kParams.acc_width, kParams.acc_width);
           if (got != expected.acc[t]) {
             r.mismatches.push_back({cycle, "acc_o", static_cast<int>(t), expected.acc[t], got});
           }
@@ -318,10 +317,9 @@ int main(int argc, char** argv) {
     std::printf(
         "PASS: design %s (hash %.16s), seed %llu, mode %s: %llu cycles, %llu results compared, "
         "%.0f cycles/s\n",
-        npugen::design::kName, npugen::design::kConfigHash,
-        static_cast<unsigned long long>(o.seed), o.mode.c_str(),
-        static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.results),
-        static_cast<double>(r.cycles) / r.seconds);
+        npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
+        o.mode.c_str(), static_cast<unsigned long long>(r.cycles),
+        static_cast<unsigned long long>(r.results), static_cast<double>(r.cycles) / r.seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

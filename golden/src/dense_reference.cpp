@@ -19,8 +19,8 @@ __int128 decode(uint32_t raw, Format f) {
 
 std::vector<uint64_t> dense_dot_products(const std::vector<uint32_t>& weights,
                                          const std::vector<uint32_t>& acts, unsigned tiles,
-                                         unsigned steps, unsigned lanes, Format weight,
-                                         Format act, unsigned acc_width) {
+                                         unsigned steps, unsigned lanes, Format weight, Format act,
+                                         unsigned acc_width) {
   if (weights.size() != static_cast<size_t>(tiles) * steps * lanes ||
       acts.size() != static_cast<size_t>(steps) * lanes) {
     throw std::invalid_argument("dense_dot_products: tensor sizes do not match T, C, L");

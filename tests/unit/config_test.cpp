@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "config/config.hpp"
+
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-
-#include "config/config.hpp"
 
 namespace fs = std::filesystem;
 using npugen::config::load_config;
@@ -111,10 +111,10 @@ TEST_CASE("the schema documents every key it reads, with rules", "[config]") {
   const auto schema = npugen::config::describe_schema();
   std::vector<std::string> paths;
   for (const auto& e : schema.entries) paths.push_back(e.path);
-  for (const char* key : {"design.name", "pe_array.tiles", "pe_array.lanes",
-                          "pe_array.weight.width", "pe_array.activation.signed",
-                          "pe_array.accumulator.width", "pe_array.adder_tree.pipeline_stages",
-                          "sim.seed"}) {
+  for (const char* key :
+       {"design.name", "pe_array.tiles", "pe_array.lanes", "pe_array.weight.width",
+        "pe_array.activation.signed", "pe_array.accumulator.width",
+        "pe_array.adder_tree.pipeline_stages", "sim.seed"}) {
     CHECK(std::find(paths.begin(), paths.end(), key) != paths.end());
   }
   CHECK(schema.rules.size() == 3);

@@ -1,7 +1,6 @@
 // The golden model against the plain reference (dense matrix product), which shares
 // no code with it, over random shapes, formats and stimulus.
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "npugen/golden/dense_reference.hpp"
@@ -18,10 +17,14 @@ uint32_t random_raw(std::mt19937_64& rng, unsigned width) {
   const uint32_t mask = width >= 32 ? ~uint32_t{0} : ((uint32_t{1} << width) - 1);
   // A quarter of the values are the extremes, which exercise the wrap-around.
   switch (rng() % 8) {
-    case 0: return mask;
-    case 1: return mask >> 1;
-    case 2: return (mask >> 1) + 1;
-    default: return static_cast<uint32_t>(rng()) & mask;
+    case 0:
+      return mask;
+    case 1:
+      return mask >> 1;
+    case 2:
+      return (mask >> 1) + 1;
+    default:
+      return static_cast<uint32_t>(rng()) & mask;
   }
 }
 
@@ -87,14 +90,14 @@ TEST_CASE("golden PE array equals the dense reference", "[golden]") {
     for (auto& x : w) x = random_raw(rng, p.weight_width);
     for (auto& x : a) x = random_raw(rng, p.act_width);
 
-    const auto expected = reference::dense_dot_products(
-        w, a, p.tiles, steps, p.lanes, {p.weight_width, p.weight_signed},
-        {p.act_width, p.act_signed}, p.acc_width);
+    const auto expected = reference::dense_dot_products(w, a, p.tiles, steps, p.lanes,
+                                                        {p.weight_width, p.weight_signed},
+                                                        {p.act_width, p.act_signed}, p.acc_width);
     const Run got = run_model(p, w, a, steps, rng);
     INFO("trial " << trial << ": T=" << p.tiles << " L=" << p.lanes << " C=" << steps
                   << " w=" << p.weight_width << (p.weight_signed ? "s" : "u")
-                  << " a=" << p.act_width << (p.act_signed ? "s" : "u")
-                  << " acc=" << p.acc_width << " stages=" << p.tree_stages);
+                  << " a=" << p.act_width << (p.act_signed ? "s" : "u") << " acc=" << p.acc_width
+                  << " stages=" << p.tree_stages);
     CHECK(got.acc == expected);
     CHECK(got.valid_edge - got.last_edge == p.tree_stages);
     CHECK(p.latency() == p.tree_stages + 1);
@@ -113,8 +116,7 @@ TEST_CASE("the reference decodes formats exactly", "[golden]") {
         std::vector<uint64_t>{0xFF01});
   // Sums wrap modulo 2^acc_width: 4 x (127 * 127) = 64516 wraps to 64516 - 65536 in 16 bits.
   CHECK(reference::dense_dot_products({127, 127, 127, 127}, {127, 127, 127, 127}, 1, 1, 4,
-                                      {8, true}, {8, true}, 16) ==
-        std::vector<uint64_t>{64516});
+                                      {8, true}, {8, true}, 16) == std::vector<uint64_t>{64516});
 }
 
 TEST_CASE("the golden model rejects inputs of the wrong size", "[golden]") {

@@ -38,8 +38,8 @@ void generate_design(const elab::Design& design, const fs::path& dir, bool quiet
   const char* what = outcome == util::WriteOutcome::kCreated    ? "created"
                      : outcome == util::WriteOutcome::kReplaced ? "updated"
                                                                 : "unchanged";
-  std::printf("%s: %s (top %s, config hash %s)\n", dir.string().c_str(), what,
-              design.top.c_str(), design.short_hash().c_str());
+  std::printf("%s: %s (top %s, config hash %s)\n", dir.string().c_str(), what, design.top.c_str(),
+              design.short_hash().c_str());
 }
 
 void add_check_command(CLI::App& app) {
@@ -63,17 +63,17 @@ void add_check_command(CLI::App& app) {
         config_file.c_str(), design.config.design.name.c_str(), design.top.c_str(),
         design.short_hash().c_str(), pe.tiles, pe.lanes, pe.weight_width,
         pe.weight_signed ? "signed" : "unsigned", pe.act_width,
-        pe.act_signed ? "signed" : "unsigned", pe.acc_width, pe.levels.size() - 1,
-        pe.tree_stages, pe.latency);
+        pe.act_signed ? "signed" : "unsigned", pe.acc_width, pe.levels.size() - 1, pe.tree_stages,
+        pe.latency);
   });
 }
 
 void add_schema_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("schema", "Print the configuration schema (keys, types, "
-                                           "defaults, ranges, rules) as Markdown.");
-  cmd->callback([] {
-    std::fputs(config::schema_markdown(config::describe_schema()).c_str(), stdout);
-  });
+  auto* cmd = app.add_subcommand("schema",
+                                 "Print the configuration schema (keys, types, "
+                                 "defaults, ranges, rules) as Markdown.");
+  cmd->callback(
+      [] { std::fputs(config::schema_markdown(config::describe_schema()).c_str(), stdout); });
 }
 
 void add_generate_command(CLI::App& app) {

@@ -1,17 +1,18 @@
 // npugen: YAML description of a neural-network accelerator -> synthesizable RTL,
 // proven by co-simulation against a bit-exact golden model.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/commands.hpp"
 #include "version.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"npugen: generate neural-network accelerator RTL from a YAML configuration and "
-               "co-simulate it against a bit-exact golden model.",
-               "npugen"};
+  CLI::App app{
+      "npugen: generate neural-network accelerator RTL from a YAML configuration and "
+      "co-simulate it against a bit-exact golden model.",
+      "npugen"};
   app.set_version_flag("--version", std::string("npugen ") + npugen::kVersion);
   app.require_subcommand(1);
   app.footer(

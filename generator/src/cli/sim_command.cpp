@@ -35,10 +35,9 @@ void require_sim_tools() {
     packages += fmt::format(" {}", n.package);
   }
   if (!missing.empty()) {
-    throw CommandError(kBadInput,
-                       fmt::format("co-simulation needs {}, not found. Install with:\n  "
-                                   "sudo apt-get install -y{}",
-                                   missing, packages));
+    throw CommandError(kBadInput, fmt::format("co-simulation needs {}, not found. Install with:\n  "
+                                              "sudo apt-get install -y{}",
+                                              missing, packages));
   }
 }
 
@@ -50,9 +49,9 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
 
   // The build's inputs are the folder's files (named with their hashes by the
   // manifest) and the Verilator that builds them.
-  const std::string key = util::sha256_hex(
-      util::read_file(dir / emit::kManifest) + "\n" +
-      util::capture_output({"verilator", "--version"}) + (trace ? "trace" : "plain"));
+  const std::string key = util::sha256_hex(util::read_file(dir / emit::kManifest) + "\n" +
+                                           util::capture_output({"verilator", "--version"}) +
+                                           (trace ? "trace" : "plain"));
   std::error_code ec;
   if (!force && fs::exists(result.binary, ec) && fs::exists(stamp, ec)) {
     try {
@@ -149,9 +148,8 @@ void add_sim_command(CLI::App& app) {
     const int rc = util::run_program(argv);
     if (rc == -1) throw CommandError(kToolFailed, "cannot start " + build.binary.string());
     if (trace && rc <= 1) std::printf("waveform: %s\n", o.trace.c_str());
-    if (rc != 0) throw CommandError(rc == 1 ? kSimulationFailed : rc == 2 ? kBadInput
-                                                                          : kToolFailed,
-                                    "");
+    if (rc != 0)
+      throw CommandError(rc == 1 ? kSimulationFailed : rc == 2 ? kBadInput : kToolFailed, "");
   });
 }
 

@@ -51,8 +51,8 @@ Config read(Reader& r, Section root) {
   c.pe_array.weight = read_format(pe, "weight", "Weight format.", 32);
   c.pe_array.activation = read_format(pe, "activation", "Activation format.", 32);
   Section acc = pe.section("accumulator", "Accumulator format (signed if either operand is).");
-  c.pe_array.accumulator_width = static_cast<int>(acc.integer(
-      "width", {2, 64, 32, "Bits per accumulator; sums wrap modulo 2^width."}));
+  c.pe_array.accumulator_width = static_cast<int>(
+      acc.integer("width", {2, 64, 32, "Bits per accumulator; sums wrap modulo 2^width."}));
   acc.finish();
   Section tree = pe.section("adder_tree", "The adder tree that sums a tile's products.");
   c.pe_array.adder_tree_stages = static_cast<int>(tree.integer(
@@ -85,23 +85,23 @@ Config read(Reader& r, Section root) {
       "after the multipliers and one after each level of the tree.");
   const int max_stages = ceil_log2(c.pe_array.lanes) + 1;
   if (c.pe_array.adder_tree_stages > max_stages) {
-    r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
-            fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
-                        "register positions (after the products and after each of its {} "
-                        "levels)",
-                        c.pe_array.adder_tree_stages, c.pe_array.lanes, max_stages,
-                        max_stages - 1));
+    r.error(
+        tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
+        fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
+                    "register positions (after the products and after each of its {} "
+                    "levels)",
+                    c.pe_array.adder_tree_stages, c.pe_array.lanes, max_stages, max_stages - 1));
   }
   pe.finish();
 
   Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
-  c.sim.cycles = sim.integer("cycles", {1, 4'000'000'000, 20000,
-                                        "Clock cycles to simulate (--cycles overrides)."});
-  c.sim.seed = sim.integer(
-      "seed", {0, 4'294'967'295, 1, "Seed of the random stimulus (--seed overrides)."});
-  c.sim.valid_probability = sim.number(
-      "valid_probability",
-      {0.01, 1, 0.9, "Probability that a cycle presents a step; the rest are bubbles."});
+  c.sim.cycles = sim.integer(
+      "cycles", {1, 4'000'000'000, 20000, "Clock cycles to simulate (--cycles overrides)."});
+  c.sim.seed =
+      sim.integer("seed", {0, 4'294'967'295, 1, "Seed of the random stimulus (--seed overrides)."});
+  c.sim.valid_probability =
+      sim.number("valid_probability",
+                 {0.01, 1, 0.9, "Probability that a cycle presents a step; the rest are bubbles."});
   c.sim.max_dot_length = static_cast<int>(sim.integer(
       "max_dot_length", {1, 65536, 16, "Longest dot product, in steps, the stimulus draws."}));
   sim.finish();
@@ -167,23 +167,22 @@ nlohmann::json to_json(const Config& c) {
   auto format = [](const OperandFormat& f) {
     return nlohmann::json{{"width", f.width}, {"signed", f.is_signed}};
   };
-  return nlohmann::json{
-      {"design",
-       {{"name", c.design.name},
-        {"module_prefix", c.design.module_prefix},
-        {"clock_mhz", c.design.clock_mhz}}},
-      {"pe_array",
-       {{"tiles", c.pe_array.tiles},
-        {"lanes", c.pe_array.lanes},
-        {"weight", format(c.pe_array.weight)},
-        {"activation", format(c.pe_array.activation)},
-        {"accumulator", {{"width", c.pe_array.accumulator_width}}},
-        {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}}}},
-      {"sim",
-       {{"cycles", c.sim.cycles},
-        {"seed", c.sim.seed},
-        {"valid_probability", c.sim.valid_probability},
-        {"max_dot_length", c.sim.max_dot_length}}}};
+  return nlohmann::json{{"design",
+                         {{"name", c.design.name},
+                          {"module_prefix", c.design.module_prefix},
+                          {"clock_mhz", c.design.clock_mhz}}},
+                        {"pe_array",
+                         {{"tiles", c.pe_array.tiles},
+                          {"lanes", c.pe_array.lanes},
+                          {"weight", format(c.pe_array.weight)},
+                          {"activation", format(c.pe_array.activation)},
+                          {"accumulator", {{"width", c.pe_array.accumulator_width}}},
+                          {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}}}},
+                        {"sim",
+                         {{"cycles", c.sim.cycles},
+                          {"seed", c.sim.seed},
+                          {"valid_probability", c.sim.valid_probability},
+                          {"max_dot_length", c.sim.max_dot_length}}}};
 }
 
 std::string config_hash(const Config& config) { return util::sha256_hex(to_json(config).dump()); }

@@ -2,10 +2,9 @@
 // golden-model parameters, scripts, docs) is derived from a validated Config.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 

@@ -8,8 +8,8 @@ namespace npugen::config {
 
 struct Diagnostic {
   std::string file;
-  int line = 0;    ///< 1-based; 0 when the message concerns the whole file
-  int column = 0;  ///< 1-based; 0 when unknown
+  int line = 0;          ///< 1-based; 0 when the message concerns the whole file
+  int column = 0;        ///< 1-based; 0 when unknown
   std::string key_path;  ///< dotted path such as pe_array.weight.width; empty for the file
   std::string message;
 

@@ -38,9 +38,9 @@ Section Reader::root(const YAML::Node& document) {
     return Section(*this, "", Location{1, 1}, std::nullopt);
   }
   if (!document.IsMap()) {
-    error(location_from(document.Mark()), "",
-          fmt::format("the top level must be a mapping of sections, got {}",
-                      show_scalar(document)));
+    error(
+        location_from(document.Mark()), "",
+        fmt::format("the top level must be a mapping of sections, got {}", show_scalar(document)));
     return Section(*this, "", Location{1, 1}, std::nullopt);
   }
   return Section(*this, "", Location{1, 1}, document);
@@ -70,9 +70,9 @@ Section::Section(Reader& reader, std::string path, Location location,
       continue;
     }
     if (find(item.key) != nullptr) {
-      reader.error(item.key_location, path_of(item.key),
-                   fmt::format("duplicate key (first given at line {})",
-                               find(item.key)->key_location.line));
+      reader.error(
+          item.key_location, path_of(item.key),
+          fmt::format("duplicate key (first given at line {})", find(item.key)->key_location.line));
       continue;
     }
     items_.push_back(std::move(item));
@@ -101,9 +101,18 @@ void Section::document(const std::string& key, const char* type, std::string def
                        std::string constraint, const char* doc) {
   known_.push_back(key);
   if (reader_->schema_ != nullptr) {
-    reader_->schema_->entries.push_back(SchemaEntry{path_of(key), type, std::move(default_value),
-                                                    std::move(constraint), doc});
+    reader_->schema_->entries.push_back(
+        SchemaEntry{path_of(key), type, std::move(default_value), std::move(constraint), doc});
   }
+}
+
+const Section::Item* Section::lookup(const std::string& key, bool required,
+                                     const std::string& expected) {
+  const Item* item = find(key);
+  if (item == nullptr && required && !reader_->describing()) {
+    reader_->error(location_, path_of(key), fmt::format("required key is missing ({})", expected));
+  }
+  return item;
 }
 
 bool Section::scalar_ok(const Item& item, const char* expected) {
@@ -115,18 +124,12 @@ bool Section::scalar_ok(const Item& item, const char* expected) {
 
 int64_t Section::integer(const std::string& key, const IntSpec& spec) {
   const std::string range = fmt::format("{} to {}", spec.min, spec.max);
-  document(key, "integer",
-           spec.default_value ? std::to_string(*spec.default_value) : "required", range, spec.doc);
+  document(key, "integer", spec.default_value ? std::to_string(*spec.default_value) : "required",
+           range, spec.doc);
   const int64_t fallback = spec.default_value.value_or(spec.min);
-  const Item* item = find(key);
-  if (item == nullptr) {
-    if (!spec.default_value && !reader_->describing()) {
-      reader_->error(location_, path_of(key),
-                     fmt::format("required key is missing (an integer from {})", range));
-    }
-    return fallback;
-  }
   const std::string expected = fmt::format("an integer from {}", range);
+  const Item* item = lookup(key, !spec.default_value, expected);
+  if (item == nullptr) return fallback;
   if (!scalar_ok(*item, expected.c_str())) return fallback;
   int64_t value = 0;
   if (!YAML::convert<int64_t>::decode(item->value, value)) {
@@ -143,20 +146,14 @@ int64_t Section::integer(const std::string& key, const IntSpec& spec) {
 }
 
 double Section::number(const std::string& key, const NumberSpec& spec) {
-  const std::string range = fmt::format("{} to {}", format_number(spec.min),
-                                        format_number(spec.max));
-  document(key, "number",
-           spec.default_value ? format_number(*spec.default_value) : "required", range, spec.doc);
+  const std::string range =
+      fmt::format("{} to {}", format_number(spec.min), format_number(spec.max));
+  document(key, "number", spec.default_value ? format_number(*spec.default_value) : "required",
+           range, spec.doc);
   const double fallback = spec.default_value.value_or(spec.min);
-  const Item* item = find(key);
-  if (item == nullptr) {
-    if (!spec.default_value && !reader_->describing()) {
-      reader_->error(location_, path_of(key),
-                     fmt::format("required key is missing (a number from {})", range));
-    }
-    return fallback;
-  }
   const std::string expected = fmt::format("a number from {}", range);
+  const Item* item = lookup(key, !spec.default_value, expected);
+  if (item == nullptr) return fallback;
   if (!scalar_ok(*item, expected.c_str())) return fallback;
   double value = 0;
   if (!YAML::convert<double>::decode(item->value, value) || !std::isfinite(value)) {
@@ -172,19 +169,12 @@ double Section::number(const std::string& key, const NumberSpec& spec) {
   return value;
 }
 
-bool Section::boolean(const std::string& key, std::optional<bool> default_value,
-                      const char* doc) {
-  document(key, "boolean",
-           default_value ? (*default_value ? "true" : "false") : "required", "true or false",
-           doc);
+bool Section::boolean(const std::string& key, std::optional<bool> default_value, const char* doc) {
+  document(key, "boolean", default_value ? (*default_value ? "true" : "false") : "required",
+           "true or false", doc);
   const bool fallback = default_value.value_or(false);
-  const Item* item = find(key);
-  if (item == nullptr) {
-    if (!default_value && !reader_->describing()) {
-      reader_->error(location_, path_of(key), "required key is missing (true or false)");
-    }
-    return fallback;
-  }
+  const Item* item = lookup(key, !default_value, "true or false");
+  if (item == nullptr) return fallback;
   if (!scalar_ok(*item, "true or false")) return fallback;
   const std::string& text = item->value.Scalar();
   if (text == "true") return true;
@@ -200,13 +190,8 @@ std::string Section::identifier(const std::string& key, std::optional<std::strin
   const char* constraint = "letter, then letters, digits, _ (at most 63)";
   document(key, "identifier", default_value.value_or("required"), constraint, doc);
   std::string fallback = default_value.value_or("x");
-  const Item* item = find(key);
-  if (item == nullptr) {
-    if (!default_value && !reader_->describing()) {
-      reader_->error(location_, path_of(key), "required key is missing (an identifier)");
-    }
-    return fallback;
-  }
+  const Item* item = lookup(key, !default_value, "an identifier");
+  if (item == nullptr) return fallback;
   // Quoted identifiers are fine: they are strings either way.
   if (!item->value.IsScalar()) {
     reader_->error(location_of(key), path_of(key),
@@ -262,10 +247,10 @@ std::string schema_markdown(const Schema& schema) {
     if (e.type == "mapping") {
       out += fmt::format("| **`{}`** | section | | | {} |\n", e.path, e.doc);
     } else {
-      out += fmt::format("| `{}` | {} | {} | {} | {} |\n", e.path, e.type,
-                         e.default_value == "required" ? "**required**"
-                                                        : "`" + e.default_value + "`",
-                         e.constraint, e.doc);
+      out +=
+          fmt::format("| `{}` | {} | {} | {} | {} |\n", e.path, e.type,
+                      e.default_value == "required" ? "**required**" : "`" + e.default_value + "`",
+                      e.constraint, e.doc);
     }
   }
   if (!schema.rules.empty()) {

@@ -16,10 +16,10 @@ namespace npugen::config {
 
 /// One documented key of the schema.
 struct SchemaEntry {
-  std::string path;        ///< dotted key path
-  std::string type;        ///< integer, boolean, number, identifier, mapping
+  std::string path;           ///< dotted key path
+  std::string type;           ///< integer, boolean, number, identifier, mapping
   std::string default_value;  ///< "required" when there is none
-  std::string constraint;  ///< range or allowed values
+  std::string constraint;     ///< range or allowed values
   std::string doc;
 };
 
@@ -81,6 +81,8 @@ class Section {
   [[nodiscard]] const Item* find(const std::string& key) const;
   void document(const std::string& key, const char* type, std::string default_value,
                 std::string constraint, const char* doc);
+  /// The key's item; nullptr when absent (an error when the key is required).
+  const Item* lookup(const std::string& key, bool required, const std::string& expected);
   /// Common checks for a scalar value; false (with an error recorded) when unusable.
   bool scalar_ok(const Item& item, const char* expected);
 

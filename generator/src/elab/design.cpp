@@ -24,21 +24,20 @@ nlohmann::json resolved_json(const Design& d) {
                       {"width", level.width},
                       {"registered", level.registered}});
   }
-  return nlohmann::json{
-      {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
-      {"config_file", d.config_file},
-      {"config_hash", d.config_hash},
-      {"config", config::to_json(d.config)},
-      {"derived",
-       {{"top", d.top},
-        {"pe_array",
-         {{"product_width", pe.product_width},
-          {"product_signed", pe.product_signed},
-          {"sum_width", pe.sum_width},
-          {"latency_cycles", pe.latency},
-          {"multipliers", pe.tiles * pe.lanes},
-          {"adder_tree_levels", levels},
-          {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}}}}};
+  return nlohmann::json{{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
+                        {"config_file", d.config_file},
+                        {"config_hash", d.config_hash},
+                        {"config", config::to_json(d.config)},
+                        {"derived",
+                         {{"top", d.top},
+                          {"pe_array",
+                           {{"product_width", pe.product_width},
+                            {"product_signed", pe.product_signed},
+                            {"sum_width", pe.sum_width},
+                            {"latency_cycles", pe.latency},
+                            {"multipliers", pe.tiles * pe.lanes},
+                            {"adder_tree_levels", levels},
+                            {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}}}}};
 }
 
 }  // namespace npugen::elab

@@ -14,7 +14,7 @@ namespace npugen::elab {
 struct TreeLevel {
   int index = 0;
   int nodes = 0;
-  int width = 0;          ///< bits per node: product width + index
+  int width = 0;            ///< bits per node: product width + index
   bool registered = false;  ///< a pipeline register follows this level
 };
 
@@ -28,10 +28,10 @@ struct PeArrayDesign {
   int acc_width = 0;
   int tree_stages = 0;
 
-  bool product_signed = false;  ///< products are signed when either operand is
-  int product_width = 0;        ///< weight_width + act_width: holds every product exactly
-  int sum_width = 0;            ///< width of the adder tree's output
-  int latency = 0;              ///< clock edges from a step to the accumulator outputs
+  bool product_signed = false;    ///< products are signed when either operand is
+  int product_width = 0;          ///< weight_width + act_width: holds every product exactly
+  int sum_width = 0;              ///< width of the adder tree's output
+  int latency = 0;                ///< clock edges from a step to the accumulator outputs
   std::vector<TreeLevel> levels;  ///< levels[0] = products, levels.back() = the sum
 
   // Module names.

@@ -21,22 +21,21 @@ util::FileMap emit_design(const elab::Design& design) {
 
   nlohmann::json list = nlohmann::json::array();
   for (const auto& [path, content] : files) {
-    list.push_back({{"path", path}, {"bytes", content.size()},
-                    {"sha256", util::sha256_hex(content)}});
+    list.push_back(
+        {{"path", path}, {"bytes", content.size()}, {"sha256", util::sha256_hex(content)}});
   }
   const EdaPaths eda = eda_paths(design);
-  const nlohmann::json manifest = {
-      {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
-      {"design", design.config.design.name},
-      {"top", design.top},
-      {"config_file", design.config_file},
-      {"config_hash", design.config_hash},
-      {"filelist", eda.filelist},
-      {"constraints", eda.sdc},
-      {"fusesoc_core", eda.core},
-      {"synthesis_script", eda.yosys},
-      {"rtl", rtl},
-      {"files", list}};
+  const nlohmann::json manifest = {{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
+                                   {"design", design.config.design.name},
+                                   {"top", design.top},
+                                   {"config_file", design.config_file},
+                                   {"config_hash", design.config_hash},
+                                   {"filelist", eda.filelist},
+                                   {"constraints", eda.sdc},
+                                   {"fusesoc_core", eda.core},
+                                   {"synthesis_script", eda.yosys},
+                                   {"rtl", rtl},
+                                   {"files", list}};
   files[kManifest] = manifest.dump(2) + "\n";
   return files;
 }

@@ -84,8 +84,7 @@ TemplateData tile_data(const elab::Design& design) {
   d.set("products_msb", std::to_string(pe.lanes * pe.product_width - 1));
   d.set("product_msb", std::to_string(pe.product_width - 1));
   d.set("product_signed", flag(pe.product_signed));
-  const std::string wmsb = fmt::format("weight_i[l*{} + {}]", pe.weight_width,
-                                       pe.weight_width - 1);
+  const std::string wmsb = fmt::format("weight_i[l*{} + {}]", pe.weight_width, pe.weight_width - 1);
   const std::string amsb = fmt::format("act_i[l*{} + {}]", pe.act_width, pe.act_width - 1);
   d.set("weight_fill", fill(wmsb, pe.product_width - pe.weight_width, pe.weight_signed));
   d.set("act_fill", fill(amsb, pe.product_width - pe.act_width, pe.act_signed));

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <kainjow/mustache.hpp>
-
 #include <string>
 #include <string_view>
 

@@ -1,6 +1,7 @@
 #include "util/output_tree.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace fs = std::filesystem;
 
@@ -24,8 +23,8 @@ void write_file(const fs::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   out.close();
-  if (!out) throw OutputError(fmt::format("{}: cannot write: {}", path.string(),
-                                          std::strerror(errno)));
+  if (!out)
+    throw OutputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
 }
 
 bool holds_exactly(const fs::path& dir, const FileMap& files,
@@ -69,8 +68,8 @@ void remove_stale_temporaries(const fs::path& dir) {
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw OutputError(fmt::format("{}: cannot read: {}", path.string(),
-                                         std::strerror(errno)));
+  if (!in)
+    throw OutputError(fmt::format("{}: cannot read: {}", path.string(), std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -94,8 +93,9 @@ WriteOutcome write_tree_atomically(const fs::path& dir_in, const FileMap& files,
     if (holds_exactly(dir, files, keep)) return WriteOutcome::kUnchanged;
   } else {
     fs::create_directories(dir.parent_path(), ec);
-    if (ec) throw OutputError(fmt::format("{}: cannot create: {}", dir.parent_path().string(),
-                                          ec.message()));
+    if (ec)
+      throw OutputError(
+          fmt::format("{}: cannot create: {}", dir.parent_path().string(), ec.message()));
   }
   remove_stale_temporaries(dir);
 

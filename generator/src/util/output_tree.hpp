@@ -24,8 +24,7 @@ struct OutputError : std::runtime_error {
 /// over from the old folder. `dir` must be absent, empty, or an earlier output (it
 /// holds `marker`), so that no unrelated folder is ever replaced.
 WriteOutcome write_tree_atomically(const std::filesystem::path& dir, const FileMap& files,
-                                   const std::string& marker,
-                                   const std::vector<std::string>& keep);
+                                   const std::string& marker, const std::vector<std::string>& keep);
 
 /// Reads a whole file; throws OutputError when it cannot.
 std::string read_file(const std::filesystem::path& path);

@@ -19,7 +19,7 @@ struct Format {
 /// W is indexed [(t * C + c) * L + l], A is indexed [c * L + l]; both hold raw bit patterns.
 std::vector<uint64_t> dense_dot_products(const std::vector<uint32_t>& weights,
                                          const std::vector<uint32_t>& acts, unsigned tiles,
-                                         unsigned steps, unsigned lanes, Format weight,
-                                         Format act, unsigned acc_width);
+                                         unsigned steps, unsigned lanes, Format weight, Format act,
+                                         unsigned acc_width);
 
 }  // namespace npugen::golden::reference

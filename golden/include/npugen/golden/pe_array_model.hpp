@@ -16,16 +16,16 @@ namespace npugen::golden {
 /// Inputs of one clock cycle. Weights and activations are raw bit patterns in the
 /// low bits of each word (as they appear on the RTL ports), indexed [t * L + l] and [l].
 struct PeArrayStep {
-  bool valid = false;   ///< a step is presented
-  bool first = false;   ///< first step of a dot product: accumulators load instead of add
-  bool last = false;    ///< last step of a dot product: results are presented afterwards
+  bool valid = false;  ///< a step is presented
+  bool first = false;  ///< first step of a dot product: accumulators load instead of add
+  bool last = false;   ///< last step of a dot product: results are presented afterwards
   std::span<const uint32_t> weights;  ///< T * L raw weights
   std::span<const uint32_t> acts;     ///< L raw activations
 };
 
 /// Outputs after one clock edge.
 struct PeArrayOutputs {
-  bool acc_valid = false;     ///< acc holds finished dot products
+  bool acc_valid = false;         ///< acc holds finished dot products
   std::span<const uint64_t> acc;  ///< T raw accumulator values (acc_width bits each)
 };
 

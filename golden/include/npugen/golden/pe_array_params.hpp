@@ -8,14 +8,14 @@
 namespace npugen::golden {
 
 struct PeArrayParams {
-  unsigned tiles = 1;             ///< T: tiles (processing elements), one accumulator each
-  unsigned lanes = 1;             ///< L: multipliers per tile
-  unsigned weight_width = 8;      ///< bits per weight
-  bool weight_signed = true;      ///< weights are two's complement
-  unsigned act_width = 8;         ///< bits per activation
-  bool act_signed = true;         ///< activations are two's complement
-  unsigned acc_width = 32;        ///< bits per accumulator (arithmetic wraps modulo 2^acc_width)
-  unsigned tree_stages = 0;       ///< pipeline registers in the adder tree
+  unsigned tiles = 1;         ///< T: tiles (processing elements), one accumulator each
+  unsigned lanes = 1;         ///< L: multipliers per tile
+  unsigned weight_width = 8;  ///< bits per weight
+  bool weight_signed = true;  ///< weights are two's complement
+  unsigned act_width = 8;     ///< bits per activation
+  bool act_signed = true;     ///< activations are two's complement
+  unsigned acc_width = 32;    ///< bits per accumulator (arithmetic wraps modulo 2^acc_width)
+  unsigned tree_stages = 0;   ///< pipeline registers in the adder tree
 
   /// Products (and so accumulators) are signed when either operand is.
   [[nodiscard]] constexpr bool acc_signed() const { return weight_signed || act_signed; }
