@@ -42,7 +42,6 @@ void require_sim_tools() {
 }
 
 SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force) {
-  (void)design;
   const fs::path build_dir = dir / "sim" / (trace ? "build-trace" : "build");
   const fs::path stamp = build_dir / ".npugen-build-hash";
   SimBuild result{build_dir / "sim", false, 0};
