@@ -41,5 +41,6 @@ void add_generate_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_sim_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_preprocess_command(CLI::App& app);
 
 }  // namespace npugen::cli

@@ -26,6 +26,70 @@ OperandFormat read_format(Section& parent, const char* key, const char* doc, int
   return f;
 }
 
+
+ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array) {
+  ZeroSkipConfig z;
+  Section s = pe.section(
+      "zero_skip",
+      "Zero skipping (SPEC M1): preprocessed weights with control bits; cycles whose rows "
+      "are empty in every tile are skipped. Absent or disabled: the dense array.");
+  z.enabled = s.boolean("enabled", false,
+                        "Generate the zero-skipping array (true) or the dense array (false).");
+  std::vector<Section> levels = s.list(
+      "levels",
+      "Levels of preprocessing, lowest first: [0] intra-tile (weights move inside a tile), "
+      "[1] inter-tile (whole rows move between tiles). Each works on the sparsity map the "
+      "level below leaves.",
+      1, 2, 2);
+  for (size_t i = 0; i < levels.size(); ++i) {
+    Section& l = levels[i];
+    SkipLevel level;
+    const bool inter = i == 1 || r.describing();
+    level.enabled = l.boolean("enabled", true, "This level is used; off generates no logic for it.");
+    level.lookahead = static_cast<int>(l.integer(
+        "lookahead", {0, 4, 1,
+                      "Rows a weight (level 0: h) or a tile row (level 1: H) may move earlier. "
+                      "Level 0: lane mux inputs; level 1: tile prefetch mux inputs H+1."}));
+    level.lookaside = static_cast<int>(l.integer(
+        "lookaside", {0, inter ? 16 : 4, 1,
+                      "Level 0 (d, at most 4): lanes to either side a weight may move. Level 1 "
+                      "(D, at most 16): tiles a row may move to from the next ones; the "
+                      "result demultiplexer has D+1 outputs."}));
+    l.finish();
+    z.levels.push_back(level);
+  }
+  z.act_rows_per_cycle = static_cast<int>(s.integer(
+      "act_rows_per_cycle",
+      {1, 16, 2,
+       "R: activation rows the activation buffer delivers per cycle. A step whose window "
+       "needs n new rows stalls ceil(n/R) - 1 cycles."}));
+  z.max_rows = static_cast<int>(
+      s.integer("max_rows", {1, 1 << 20, 1024,
+                             "Most original cycles C of one job (rows of the weight tensor); "
+                             "sets the width of the base-advance field."}));
+  z.step_buffer_depth = static_cast<int>(s.integer(
+      "step_buffer_depth",
+      {1, 64, 2, "Entries of the weight buffer and of the control-bit buffer beside it."}));
+  r.rule(
+      "pe_array.zero_skip.levels[1].lookaside (D) is less than pe_array.tiles: a row moves at "
+      "most to the first tile.");
+  if (levels.size() > 1 && z.levels[1].lookaside >= array.tiles && !r.describing()) {
+    r.error(levels[1].location_of("lookaside"), levels[1].path_of("lookaside"),
+            fmt::format("lookaside {} needs at least {} tiles; the array has {}",
+                        z.levels[1].lookaside, z.levels[1].lookaside + 1, array.tiles));
+  }
+  r.rule(
+      "pe_array.zero_skip.levels[0].lookaside (d) is less than pe_array.lanes: a weight moves "
+      "at most to the other edge of its tile.");
+  if (z.levels[0].lookaside >= array.lanes && !r.describing()) {
+    r.error(levels[0].location_of("lookaside"), levels[0].path_of("lookaside"),
+            fmt::format("lookaside {} needs at least {} lanes; a tile has {}",
+                        z.levels[0].lookaside, z.levels[0].lookaside + 1, array.lanes));
+  }
+  s.finish();
+  return z;
+}
+
 // The schema. Reading a document and describing the schema run this same code.
 Config read(Reader& r, Section root) {
   Config c;
@@ -61,6 +125,7 @@ Config read(Reader& r, Section root) {
        "Pipeline registers in the adder tree, spread evenly from the products to the sum. "
        "Latency from a step to the accumulator is pipeline_stages + 1 cycles."}));
   tree.finish();
+  c.pe_array.zero_skip = read_zero_skip(r, pe, c.pe_array);
 
   r.rule("pe_array.tiles x pe_array.lanes is at most 65536 multipliers.");
   const int64_t multipliers = int64_t{c.pe_array.tiles} * c.pe_array.lanes;
@@ -163,6 +228,21 @@ Schema describe_schema() {
   return schema;
 }
 
+namespace {
+nlohmann::json zero_skip_json(const ZeroSkipConfig& z) {
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& l : z.levels) {
+    levels.push_back(
+        {{"enabled", l.enabled}, {"lookahead", l.lookahead}, {"lookaside", l.lookaside}});
+  }
+  return nlohmann::json{{"enabled", z.enabled},
+                        {"levels", levels},
+                        {"act_rows_per_cycle", z.act_rows_per_cycle},
+                        {"max_rows", z.max_rows},
+                        {"step_buffer_depth", z.step_buffer_depth}};
+}
+}  // namespace
+
 nlohmann::json to_json(const Config& c) {
   auto format = [](const OperandFormat& f) {
     return nlohmann::json{{"width", f.width}, {"signed", f.is_signed}};
@@ -177,7 +257,8 @@ nlohmann::json to_json(const Config& c) {
                           {"weight", format(c.pe_array.weight)},
                           {"activation", format(c.pe_array.activation)},
                           {"accumulator", {{"width", c.pe_array.accumulator_width}}},
-                          {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}}}},
+                          {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}},
+                          {"zero_skip", zero_skip_json(c.pe_array.zero_skip)}}},
                         {"sim",
                          {{"cycles", c.sim.cycles},
                           {"seed", c.sim.seed},

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/diagnostic.hpp"
 #include "config/schema_reader.hpp"
@@ -24,6 +25,34 @@ struct DesignConfig {
   double clock_mhz = 0;       ///< target clock frequency for the constraints
 };
 
+/// One level of hierarchical zero skipping (SPEC M1). Level 1 moves single weights inside
+/// a tile (lookahead rows, lookaside lanes to either side); level 2 moves whole tile rows
+/// (lookahead rows through the tile's prefetch mux, lookaside tiles through the result
+/// demultiplexer).
+struct SkipLevel {
+  bool enabled = true;
+  int lookahead = 1;
+  int lookaside = 1;
+};
+
+struct ZeroSkipConfig {
+  bool enabled = false;
+  std::vector<SkipLevel> levels;  ///< levels[0] intra-tile, levels[1] inter-tile
+  int act_rows_per_cycle = 2;     ///< activation buffer read bandwidth
+  int max_rows = 1024;            ///< C: most original cycles (weight rows) of one job
+  int step_buffer_depth = 2;      ///< entries of the weight and control-bit buffers
+
+  /// Depths of a level as used (0 when the level is off or absent).
+  [[nodiscard]] int lookahead(size_t level) const {
+    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookahead
+                                                                     : 0;
+  }
+  [[nodiscard]] int lookaside(size_t level) const {
+    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookaside
+                                                                     : 0;
+  }
+};
+
 struct PeArrayConfig {
   int tiles = 0;
   int lanes = 0;
@@ -31,6 +60,7 @@ struct PeArrayConfig {
   OperandFormat activation;
   int accumulator_width = 0;
   int adder_tree_stages = 0;
+  ZeroSkipConfig zero_skip;
 };
 
 struct SimConfig {

@@ -221,6 +221,52 @@ Section Section::section(const std::string& key, const char* doc) {
   return Section(*reader_, path_of(key), item->key_location, item->value);
 }
 
+std::vector<Section> Section::list(const std::string& key, const char* doc, int min_count,
+                                   int max_count, int default_count) {
+  document(key, "list", fmt::format("{} element(s)", default_count),
+           fmt::format("{} to {} mappings", min_count, max_count), doc);
+  std::vector<Section> out;
+  if (reader_->describing()) {
+    out.push_back(Section(*reader_, path_of(key) + "[]", location_, std::nullopt));
+    return out;
+  }
+  const Item* item = find(key);
+  auto defaults = [&](Location where) {
+    for (int i = 0; i < default_count; ++i) {
+      out.push_back(Section(*reader_, fmt::format("{}[{}]", path_of(key), i), where, std::nullopt));
+    }
+    return out;
+  };
+  if (item == nullptr || item->value.IsNull()) return defaults(location_);
+  if (!item->value.IsSequence()) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected a list of mappings, got {}", show_scalar(item->value)));
+    return defaults(item->key_location);
+  }
+  const int count = static_cast<int>(item->value.size());
+  if (count < min_count || count > max_count) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("{} element(s) given: expected {} to {}", count, min_count,
+                               max_count));
+    return defaults(item->key_location);
+  }
+  for (int i = 0; i < count; ++i) {
+    const YAML::Node element = item->value[i];
+    const std::string path = fmt::format("{}[{}]", path_of(key), i);
+    const Location where = location_from(element.Mark());
+    if (element.IsNull()) {
+      out.push_back(Section(*reader_, path, where, std::nullopt));
+    } else if (!element.IsMap()) {
+      reader_->error(where, path,
+                     fmt::format("expected a mapping of keys, got {}", show_scalar(element)));
+      out.push_back(Section(*reader_, path, where, std::nullopt));
+    } else {
+      out.push_back(Section(*reader_, path, where, element));
+    }
+  }
+  return out;
+}
+
 void Section::finish() {
   for (const auto& item : items_) {
     if (std::find(known_.begin(), known_.end(), item.key) != known_.end()) continue;
@@ -244,8 +290,13 @@ std::string schema_markdown(const Schema& schema) {
       "| key | type | default | allowed | meaning |\n"
       "| --- | --- | --- | --- | --- |\n";
   for (const auto& e : schema.entries) {
-    if (e.type == "mapping") {
-      out += fmt::format("| **`{}`** | section | | | {} |\n", e.path, e.doc);
+    if (e.type == "mapping" || e.type == "list") {
+      if (e.type == "list") {
+        out += fmt::format("| **`{}`** | list | {} | {} | {} |\n", e.path, e.default_value,
+                           e.constraint, e.doc);
+      } else {
+        out += fmt::format("| **`{}`** | section | | | {} |\n", e.path, e.doc);
+      }
     } else {
       out +=
           fmt::format("| `{}` | {} | {} | {} | {} |\n", e.path, e.type,

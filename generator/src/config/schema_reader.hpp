@@ -61,6 +61,11 @@ class Section {
   std::string identifier(const std::string& key, std::optional<std::string> default_value,
                          const char* doc);
   Section section(const std::string& key, const char* doc);
+  /// A list of mappings, each read by the caller like a section. When the key is absent
+  /// the list has default_count elements that read as all defaults. In describe mode the
+  /// list has one element whose keys document as key[].name.
+  std::vector<Section> list(const std::string& key, const char* doc, int min_count, int max_count,
+                            int default_count);
 
   /// Reports every key of the mapping that no reader asked for, with a suggestion.
   void finish();

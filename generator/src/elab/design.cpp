@@ -11,6 +11,7 @@ Design elaborate(const config::Config& config) {
   if (d.config_file.empty()) d.config_file = "<text>";
   d.config_hash = config::config_hash(config);
   d.pe_array = elaborate_pe_array(config);
+  d.zero_skip = elaborate_zero_skip(config);
   d.top = d.pe_array.array_module;
   return d;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "emit/templates.hpp"
+#include "emit/zs_rtl_emitter.hpp"
 
 namespace npugen::emit {
 namespace {
@@ -95,6 +96,8 @@ TemplateData tile_data(const elab::Design& design) {
   d.set("sum_truncates", flag(pe.sum_width > pe.acc_width));
   d.set("sum_fill", fill(fmt::format("sum[{}]", pe.sum_width - 1), pe.acc_width - pe.sum_width,
                          pe.product_signed));
+  d.set("zero_skip", flag(design.zero_skip.enabled));
+  d.set("tile_clock", flag(!design.zero_skip.enabled || pe.tree_stages > 0));
   return d;
 }
 
@@ -148,16 +151,23 @@ TemplateData pe_array_port_data(const elab::Design& design, std::string_view com
 
 std::vector<std::string> emit_rtl(const elab::Design& design, util::FileMap& files) {
   const elab::PeArrayDesign& pe = design.pe_array;
-  const std::vector<std::pair<std::string, std::string>> modules = {
+  std::vector<std::pair<std::string, std::string>> modules = {
       {pe.tree_module, render("adder_tree.sv.mustache", tree_data(design))},
       {pe.tile_module, render("pe_tile.sv.mustache", tile_data(design))},
-      {pe.array_module, render("pe_array.sv.mustache", array_data(design))},
   };
+  if (!design.zero_skip.enabled) {
+    modules.emplace_back(pe.array_module, render("pe_array.sv.mustache", array_data(design)));
+  }
   std::vector<std::string> paths;
   for (const auto& [module, text] : modules) {
     const std::string path = fmt::format("rtl/{}.sv", module);
     files[path] = text;
     paths.push_back(path);
+  }
+  if (design.zero_skip.enabled) {
+    const auto more = emit_zero_skip_rtl(design, files);
+    paths.insert(paths.end(), more.begin(), more.end());
+    files["docs/control_word.md"] = control_word_markdown(design);
   }
   return paths;
 }

@@ -14,6 +14,7 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   const auto& sim = design.config.sim;
 
   TemplateData mk = common_data(design, "#");
+  mk.set("zero_skip", flag(design.zero_skip.enabled));
   mk.set("filelist", eda_paths(design).filelist);
   files["sim/Makefile"] = render("sim_makefile.mustache", mk);
 
@@ -31,11 +32,26 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   p.set("sim_seed", std::to_string(sim.seed));
   p.set("sim_valid_probability", fmt::format("{:.17g}", sim.valid_probability));
   p.set("sim_max_dot_length", std::to_string(sim.max_dot_length));
+  const auto& z = design.zero_skip;
+  p.set("zero_skip", flag(z.enabled));
+  p.set("zs_h", std::to_string(z.params.intra.lookahead));
+  p.set("zs_d", std::to_string(z.params.intra.lookaside));
+  p.set("zs_big_h", std::to_string(z.params.inter.lookahead));
+  p.set("zs_big_d", std::to_string(z.params.inter.lookaside));
+  p.set("zs_rows_per_cycle", std::to_string(z.params.act_rows_per_cycle));
+  p.set("zs_max_rows", std::to_string(z.params.max_rows));
+  p.set("zs_depth", std::to_string(z.params.step_buffer_depth));
+  p.set("zs_window", std::to_string(z.window));
   files["sim/design_params.hpp"] = render("design_params.hpp.mustache", p);
 
-  TemplateData icarus = pe_array_port_data(design, "//");
-  icarus.set("filelist", eda_paths(design).filelist);
-  files[fmt::format("sim/{}_icarus_tb.sv", design.top)] = render("icarus_tb.sv.mustache", icarus);
+  // The Icarus replay bench drives the dense array's ports; the zero-skipping array is
+  // compiled by Icarus in the test suite instead.
+  if (!z.enabled) {
+    TemplateData icarus = pe_array_port_data(design, "//");
+    icarus.set("filelist", eda_paths(design).filelist);
+    files[fmt::format("sim/{}_icarus_tb.sv", design.top)] =
+        render("icarus_tb.sv.mustache", icarus);
+  }
 
   // Testbench and golden-model sources, exactly as in the npugen source tree.
   for (const auto& [path, text] : embedded_files()) {

@@ -1,0 +1,340 @@
+#include "emit/zs_rtl_emitter.hpp"
+
+#include <fmt/format.h>
+
+#include "emit/rtl_emitter.hpp"
+#include "emit/templates.hpp"
+
+namespace npugen::emit {
+namespace {
+
+std::string n(int64_t v) { return std::to_string(v); }
+
+// Zero-extension of a `from`-bit signal to `to` bits.
+std::string zext(const std::string& signal, int from, int to) {
+  if (from == to) return signal;
+  return fmt::format("{{{}'b0, {}}}", to - from, signal);
+}
+
+// Next value of a flat shift register of `stages` groups of `width` bits.
+std::string shift_groups(const std::string& reg, const std::string& input, int stages, int width) {
+  if (stages == 1) return input;
+  return fmt::format("{{{}[{}:0], {}}}", reg, (stages - 1) * width - 1, input);
+}
+
+TemplateData zs_data(const elab::Design& design) {
+  const auto& pe = design.pe_array;
+  const auto& z = design.zero_skip;
+  const auto& p = z.params;
+  const auto& lay = z.layout;
+  TemplateData d = pe_array_port_data(design, "//");
+  const int row_width = pe.lanes * pe.act_width;
+  const int h = static_cast<int>(p.intra.lookahead);
+  d.set("buffer_module", z.buffer_module);
+  d.set("window_module", z.window_module);
+  d.set("prefetch_module", z.prefetch_module);
+  d.set("lane_mux_module", z.lane_mux_module);
+  d.set("demux_module", z.demux_module);
+  d.set("accumulator_module", z.accumulator_module);
+  d.set("depth", n(p.step_buffer_depth));
+  d.set("window", n(z.window));
+  d.set("window_last", n(z.window - 1));
+  d.set("rows_per_cycle", n(p.act_rows_per_cycle));
+  d.set("row_width", n(row_width));
+  d.set("window_msb", n(z.window * row_width - 1));
+  d.set("rd_data_msb", n(static_cast<int>(p.act_rows_per_cycle) * row_width - 1));
+  d.set("count_width", n(z.count_bits));
+  d.set("count_msb", n(z.count_bits - 1));
+  d.set("row_width_bits", n(z.row_bits));
+  d.set("row_msb", n(z.row_bits - 1));
+  d.set("ctrl_width", n(lay.width()));
+  d.set("ctrl_msb", n(lay.width() - 1));
+  d.set("adv_lsb", n(lay.advance_lsb()));
+  d.set("adv_width", n(lay.advance_bits));
+  d.set("adv_msb", n(lay.advance_bits - 1));
+  d.set("h", n(h));
+  d.set("d", n(p.intra.lookaside));
+  d.set("big_h", n(p.inter.lookahead));
+  d.set("big_d", n(p.inter.lookaside));
+  d.set("lane_mux", flag(z.lane_mux));
+  d.set("prefetch_mux", flag(z.prefetch_mux));
+  d.set("demux", flag(z.demux));
+  d.set("latency", n(pe.latency));
+  d.set("advance_ext", zext("head_advance", static_cast<int>(lay.advance_bits), z.row_bits));
+  d.set("fresh_ext", zext("fresh", z.count_bits, z.row_bits));
+  d.set("done_ext", zext("done", z.count_bits, z.row_bits));
+  // the template's row constant uses row_width for the address width
+  d.set("row_width", n(row_width));
+  d.set("tile_lsb", n(lay.tile_lsb(0)));
+  d.set("tile_bits", n(lay.tile_bits()));
+  d.set("offset_width", n(lay.tile_offset_bits));
+  d.set("dest_width", n(lay.dest_bits));
+  d.set("lane_lsb", n(lay.lane_lsb(0, 0)));
+  d.set("select_width", n(lay.lane_select_bits));
+  d.set("tile_rows_msb", n((h + 1) * row_width - 1));
+  d.set("weight_row_width", n(pe.lanes * pe.weight_width));
+  const int stages = pe.tree_stages;
+  d.set("stage_valid_next", stages > 0 ? (stages == 1 ? std::string("cmp_valid_q")
+                                                      : fmt::format("{{stage_valid_q[{}:0], cmp_valid_q}}", stages - 2))
+                                       : "");
+  d.set("stage_first_next", stages > 0 ? (stages == 1 ? std::string("cmp_ctrl_q[0]")
+                                                      : fmt::format("{{stage_first_q[{}:0], cmp_ctrl_q[0]}}", stages - 2))
+                                       : "");
+  d.set("stage_last_next", stages > 0 ? (stages == 1 ? std::string("cmp_ctrl_q[1]")
+                                                     : fmt::format("{{stage_last_q[{}:0], cmp_ctrl_q[1]}}", stages - 2))
+                                      : "");
+  // Destinations of all tiles from the compute registers, tile 0 lowest.
+  const int dests_width = pe.tiles * static_cast<int>(lay.dest_bits);
+  std::string dests;
+  if (z.demux) {
+    for (int t = pe.tiles - 1; t >= 0; --t) {
+      dests += fmt::format("{}cmp_ctrl_q[{} +: {}]", dests.empty() ? "" : ", ",
+                           lay.tile_lsb(static_cast<unsigned>(t)) + lay.tile_offset_bits,
+                           lay.dest_bits);
+    }
+    dests = pe.tiles == 1 ? dests : "{" + dests + "}";
+  }
+  d.set("cmp_dests", dests);
+  d.set("dests_width", n(dests_width));
+  d.set("dests_msb", n(dests_width - 1));
+  d.set("stage_dests_msb", n(stages * dests_width - 1));
+  d.set("stage_dest_next",
+        stages > 0 ? shift_groups("stage_dest_q", dests, stages, dests_width) : "");
+  const int outs = z.demux ? static_cast<int>(p.inter.lookaside + 1) : 1;
+  d.set("tile_outs_width", n(outs * pe.acc_width));
+  d.set("routed_msb", n(pe.tiles * outs * pe.acc_width - 1));
+  const int span = 2 * static_cast<int>(p.intra.lookaside) + 1;
+  const int inputs = static_cast<int>(p.lane_selects());
+  d.set("cand_msb", n(inputs * pe.act_width - 1));
+  // Lane candidates: input k = dc*span + dl + d reads tile row dc, lane l + dl.
+  std::string cands;
+  for (int k = 0; k < inputs; ++k) {
+    const int dc = k / span;
+    const int dl = k % span - static_cast<int>(p.intra.lookaside);
+    std::string source;
+    if (dl == 0) {
+      source = fmt::format("rows[{}*{} + l*{} +: {}]", dc, row_width, pe.act_width, pe.act_width);
+    } else {
+      // Lanes off the tile's edge read zero (a generate condition: no out-of-range select).
+      const std::string cond = dl < 0 ? fmt::format("l >= {}", -dl)
+                                      : fmt::format("l + {} < {}", dl, pe.lanes);
+      cands += fmt::format(
+          "      if ({}) begin : g_cand{}\n"
+          "        assign cand[{} +: {}] = rows[{}*{} + (l{}{})*{} +: {}];\n"
+          "      end else begin : g_edge{}\n"
+          "        assign cand[{} +: {}] = '0;\n"
+          "      end\n",
+          cond, k, k * pe.act_width, pe.act_width, dc, row_width, dl < 0 ? "-" : "+",
+          std::abs(dl), pe.act_width, pe.act_width, k, k * pe.act_width, pe.act_width);
+      continue;
+    }
+    cands += fmt::format("      assign cand[{} +: {}] = {};\n", k * pe.act_width, pe.act_width,
+                         source);
+  }
+  d.set("lane_candidates", cands);
+  // Accumulators: tile t's accumulator adds output k of tile t-k's demultiplexer.
+  std::string accs;
+  const int big_d = static_cast<int>(p.inter.lookaside);
+  for (int t = 0; t < pe.tiles; ++t) {
+    std::string ins;
+    for (int k = big_d; k >= 0; --k) {
+      std::string part = t - k >= 0 ? fmt::format("routed[{} +: {}]",
+                                                  (t - k) * outs * pe.acc_width + k * pe.acc_width,
+                                                  pe.acc_width)
+                                    : fmt::format("{}'d0", pe.acc_width);
+      ins += (ins.empty() ? "" : ", ") + part;
+    }
+    if (big_d > 0) ins = "{" + ins + "}";
+    accs += fmt::format(
+        "  {} u_accumulator_{} (\n"
+        "    .clk_i  (clk_i),\n"
+        "    .rst_ni (rst_ni),\n"
+        "    .en_i   (acc_en),\n"
+        "    .first_i(acc_first),\n"
+        "    .sums_i ({}),\n"
+        "    .acc_o  (acc_o[{} +: {}])\n"
+        "  );\n\n",
+        z.accumulator_module, t, ins, t * pe.acc_width, pe.acc_width);
+  }
+  // Demultiplexer outputs past the last tile go nowhere.
+  std::string unused;
+  for (int t = 0; t < pe.tiles; ++t) {
+    for (int k = 1; k <= big_d; ++k) {
+      if (t + k < pe.tiles) continue;
+      unused += fmt::format("{}routed[{} +: {}]", unused.empty() ? "" : ", ",
+                            t * outs * pe.acc_width + k * pe.acc_width, pe.acc_width);
+    }
+  }
+  if (!unused.empty()) {
+    accs += fmt::format(
+        "  // Demultiplexer outputs past the last tile have no accumulator.\n"
+        "  logic unused_routed;\n  assign unused_routed = ^{{{}}};\n\n",
+        unused);
+  }
+  d.set("accumulators", accs);
+  return d;
+}
+
+std::string buffer(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  TemplateData d = zs_data(design);
+  const int depth = static_cast<int>(z.params.step_buffer_depth);
+  const int ptr = std::max(1, static_cast<int>(golden::bits_for(depth)));
+  const int count = std::max(1, static_cast<int>(golden::bits_for(depth + 1)));
+  d.set("ptr_width", n(ptr));
+  d.set("ptr_msb", n(ptr - 1));
+  d.set("last", n(depth - 1));
+  d.set("count_width", n(count));
+  d.set("count_msb", n(count - 1));
+  d.set("push_ext", zext("push_i", 1, count));
+  d.set("pop_ext", zext("pop_i", 1, count));
+  return render("zs_step_buffer.sv.mustache", d);
+}
+
+std::string window(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& pe = design.pe_array;
+  TemplateData d = zs_data(design);
+  const int rw = pe.lanes * pe.act_width;
+  const int w = z.window;
+  const int cb = z.count_bits;
+  std::string logic;
+  for (int i = 0; i < w; ++i) {
+    logic += "  always_comb begin\n";
+    logic += fmt::format("    win_d[{} +: {}] = win_q[{} +: {}];\n", i * rw, rw, i * rw, rw);
+    logic += "    if (shift_i) begin\n      case (shift_rows_i)\n";
+    for (int s = 1; s < w - i; ++s) {
+      logic += fmt::format("        {}'d{}: win_d[{} +: {}] = win_q[{} +: {}];\n", cb, s, i * rw,
+                           rw, (i + s) * rw, rw);
+    }
+    logic += fmt::format("        default: win_d[{} +: {}] = '0;\n", i * rw, rw);
+    logic += "      endcase\n    end\n";
+    for (int k = 0; k <= i && k < static_cast<int>(z.params.act_rows_per_cycle); ++k) {
+      logic += fmt::format(
+          "    if (wr_count_i > {}'d{} && wr_pos_i == {}'d{}) win_d[{} +: {}] = data_i[{} +: {}];\n",
+          cb, k, cb, i - k, i * rw, rw, k * rw, rw);
+    }
+    logic += "  end\n\n";
+  }
+  d.set("window_logic", logic);
+  return render("zs_act_window.sv.mustache", d);
+}
+
+std::string prefetch(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& pe = design.pe_array;
+  TemplateData d = zs_data(design);
+  const int rw = pe.lanes * pe.act_width;
+  const int rows = static_cast<int>(z.params.intra.lookahead) + 1;
+  const int ob = static_cast<int>(z.layout.tile_offset_bits);
+  d.set("tile_rows", n(rows));
+  d.set("lookahead", n(z.params.inter.lookahead));
+  d.set("sel_msb", n(ob - 1));
+  d.set("rows_msb", n(rows * rw - 1));
+  std::string cases;
+  for (unsigned a = 0; a <= z.params.inter.lookahead; ++a) {
+    cases += fmt::format("      {}'d{}: rows_o = win_i[{} +: {}];\n", ob, a, a * rw, rows * rw);
+  }
+  d.set("cases", cases);
+  return render("zs_prefetch_mux.sv.mustache", d);
+}
+
+std::string lane_mux(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& pe = design.pe_array;
+  TemplateData d = zs_data(design);
+  const int inputs = static_cast<int>(z.params.lane_selects());
+  const int sb = static_cast<int>(z.layout.lane_select_bits);
+  d.set("inputs", n(inputs));
+  d.set("span", n(2 * z.params.intra.lookaside + 1));
+  d.set("sel_msb", n(sb - 1));
+  d.set("act_msb", n(pe.act_width - 1));
+  std::string cases;
+  for (int k = 0; k < inputs; ++k) {
+    cases += fmt::format("      {}'d{}: act_o = cand_i[{} +: {}];\n", sb, k, k * pe.act_width,
+                         pe.act_width);
+  }
+  d.set("cases", cases);
+  return render("zs_lane_mux.sv.mustache", d);
+}
+
+std::string demux(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& pe = design.pe_array;
+  TemplateData d = zs_data(design);
+  const int db = static_cast<int>(z.layout.dest_bits);
+  const int outs = static_cast<int>(z.params.inter.lookaside) + 1;
+  d.set("lookaside", n(z.params.inter.lookaside));
+  d.set("sel_msb", n(db - 1));
+  d.set("outs_msb", n(outs * pe.acc_width - 1));
+  std::string lines;
+  for (int k = 0; k < outs; ++k) {
+    lines += fmt::format("  assign sums_o[{} +: {}] = (dest_i == {}'d{}) ? sum_i : '0;\n",
+                         k * pe.acc_width, pe.acc_width, db, k);
+  }
+  d.set("outputs", lines);
+  return render("zs_result_demux.sv.mustache", d);
+}
+
+std::string accumulator(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& pe = design.pe_array;
+  TemplateData d = zs_data(design);
+  const int inputs = static_cast<int>(z.params.inter.lookaside) + 1;
+  d.set("inputs", n(inputs));
+  d.set("lookaside", n(z.params.inter.lookaside));
+  d.set("ins_msb", n(inputs * pe.acc_width - 1));
+  std::string sum;
+  for (int k = 0; k < inputs; ++k) {
+    sum += fmt::format("{}sums_i[{} +: {}]", k ? " + " : "", k * pe.acc_width, pe.acc_width);
+  }
+  d.set("sum_expr", sum);
+  return render("zs_accumulator.sv.mustache", d);
+}
+
+}  // namespace
+
+std::vector<std::string> emit_zero_skip_rtl(const elab::Design& design, util::FileMap& files) {
+  const auto& z = design.zero_skip;
+  std::vector<std::pair<std::string, std::string>> modules;
+  modules.emplace_back(z.buffer_module, buffer(design));
+  modules.emplace_back(z.window_module, window(design));
+  if (z.prefetch_mux) modules.emplace_back(z.prefetch_module, prefetch(design));
+  if (z.lane_mux) modules.emplace_back(z.lane_mux_module, lane_mux(design));
+  if (z.demux) modules.emplace_back(z.demux_module, demux(design));
+  modules.emplace_back(z.accumulator_module, accumulator(design));
+  modules.emplace_back(design.pe_array.array_module,
+                       render("zs_pe_array.sv.mustache", zs_data(design)));
+  std::vector<std::string> paths;
+  for (const auto& [module, text] : modules) {
+    const std::string path = fmt::format("rtl/{}.sv", module);
+    files[path] = text;
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+std::string control_word_markdown(const elab::Design& design) {
+  const auto& z = design.zero_skip;
+  const auto& lay = z.layout;
+  std::string out = fmt::format(
+      "<!-- {} -->\n# Control word of {}\n\n"
+      "One control word per step, {} bits, stored in the control-bit buffer beside the step's "
+      "weights and presented on `step_ctrl_i`. Bit 0 is the least significant; "
+      "`npugen preprocess` writes the words as `control.npy` (uint32, word 0 holds bits 0-31).\n\n"
+      "Levels: intra-tile lookahead h = {}, lookaside d = {}; inter-tile lookahead H = {}, "
+      "lookaside D = {}; window {} row(s); R = {} row(s) per cycle.\n\n"
+      "| field | lsb | bits | meaning |\n| --- | --- | --- | --- |\n",
+      file_header(design, "").substr(1), design.top, lay.width(), z.params.intra.lookahead,
+      z.params.intra.lookaside, z.params.inter.lookahead, z.params.inter.lookaside, z.window,
+      z.params.act_rows_per_cycle);
+  for (const auto& f : lay.fields()) {
+    out += fmt::format("| `{}` | {} | {} | {} |\n", f.name, f.lsb, f.width, f.meaning);
+  }
+  out +=
+      "\nFields of width 0 do not exist: a level switched off has no control bits and no "
+      "logic.\n";
+  return out;
+}
+
+}  // namespace npugen::emit

@@ -1,0 +1,281 @@
+// Co-simulation of a generated zero-skipping PE array: the verilated RTL (class Vdut)
+// and the golden model run the same seeded jobs (sparse weight tensors preprocessed by
+// the golden model, proven against the contract, and their activations). Every output
+// is compared every cycle: step_ready_o, the activation reads, acc_valid_o and every
+// accumulator. Each finished job's accumulators are also checked against the plain
+// dense reference.
+#include <fmt/format.h>
+#include <verilated.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Vdut.h"
+#include "design_params.hpp"
+#include "npugen/golden/dense_reference.hpp"
+#include "npugen/golden/zero_skip_array_model.hpp"
+#include "port_bits.hpp"
+#include "zs_jobs.hpp"
+#ifdef NPUGEN_TRACE
+#include <verilated_fst_c.h>
+#endif
+
+namespace {
+
+using namespace npugen::golden;
+using npugen::tb::ZsJob;
+using npugen::tb::ZsJobSource;
+
+constexpr const ZeroSkipParams& kP = npugen::design::kZeroSkip;
+constexpr uint64_t kCyclesAfterMismatch = 4;
+constexpr uint64_t kTraceWindow = 64;
+
+struct Options {
+  uint64_t seed = npugen::design::kDefaultSeed;
+  uint64_t cycles = npugen::design::kDefaultCycles;
+  unsigned max_rows = 0;
+  double valid_probability = npugen::design::kValidProbability;
+  std::string trace;
+  uint64_t trace_from = 0;
+  std::string repro = "npugen sim <config>";
+};
+
+struct Mismatch {
+  uint64_t cycle;
+  std::string what;
+};
+
+int run(const Options& o) {
+  auto context = std::make_unique<VerilatedContext>();
+  auto dut = std::make_unique<Vdut>(context.get(), "dut");
+#ifdef NPUGEN_TRACE
+  std::unique_ptr<VerilatedFstC> tracer;
+  if (!o.trace.empty()) {
+    context->traceEverOn(true);
+    tracer = std::make_unique<VerilatedFstC>();
+    dut->trace(tracer.get(), 99);
+    tracer->open(o.trace.c_str());
+  }
+  auto dump = [&](uint64_t cycle) {
+    if (tracer && cycle >= o.trace_from) tracer->dump(context->time());
+  };
+#else
+  auto dump = [](uint64_t) {};
+#endif
+  const unsigned tiles = kP.array.tiles;
+  const unsigned lanes = kP.array.lanes;
+  const ControlLayout layout = ControlLayout::of(kP);
+  ZeroSkipArrayModel golden(kP);
+  ZsJobSource source(kP, o.max_rows, o.seed);
+  std::vector<ZsJob> jobs;
+  size_t offer_job = 0, offer_step = 0, results = 0;
+  uint64_t steps_total = 0, dense_total = 0, schedule_total = 0;
+  std::vector<uint32_t> rd(size_t{kP.act_rows_per_cycle} * lanes, 0);
+  std::vector<Mismatch> mismatches;
+  std::optional<uint64_t> stop_at;
+
+  dut->clk_i = 0;
+  dut->rst_ni = 0;
+  dut->step_valid_i = 0;
+  dut->eval();
+  for (int i = 0; i < 2; ++i) {
+    dut->clk_i = 1;
+    dut->eval();
+    dut->clk_i = 0;
+    dut->eval();
+  }
+  dut->rst_ni = 1;
+  dut->eval();
+
+  std::mt19937_64 bubbles(o.seed ^ 0x9e3779b97f4a7c15ULL);
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+  const uint64_t limit = o.cycles + 100000;  // drain bound
+  for (; cycle < limit; ++cycle) {
+    if (stop_at && cycle > *stop_at) break;
+    const bool offering_allowed = cycle < o.cycles;
+    if (offering_allowed && offer_job == jobs.size()) jobs.push_back(source.next());
+    if (!offering_allowed && results == offer_job && offer_step == 0) break;
+    const ZeroSkipOutputs expect = golden.outputs();
+
+    // Inputs of this cycle.
+    const bool have = offer_job < jobs.size() && (offering_allowed || offer_step > 0);
+    const bool offer =
+        have && static_cast<double>(bubbles() >> 11) * 0x1.0p-53 < o.valid_probability;
+    const StreamStep* step = offer ? &jobs[offer_job].steps[offer_step] : nullptr;
+    dut->step_valid_i = offer;
+    if (offer) {
+      npugen::tb::pack_fields(dut->step_weight_i, step->weights.data(), tiles * lanes,
+                              kP.array.weight_width);
+      const auto words = pack_control(layout, step->control);
+      for (unsigned i = 0; i < layout.width(); i += 32) {
+        npugen::tb::set_bits(dut->step_ctrl_i, i, std::min(32U, layout.width() - i), words[i / 32]);
+      }
+    }
+    std::fill(rd.begin(), rd.end(), 0);
+    if (expect.act_rd_en && expect.act_rd_job < jobs.size()) {
+      const ZsJob& job = jobs[expect.act_rd_job];
+      for (unsigned k = 0; k < expect.act_rd_count; ++k) {
+        const size_t row = size_t{expect.act_rd_row} + k;
+        if (row >= job.weights.rows) continue;  // past the job's last row: zeros
+        std::copy_n(job.acts.begin() + static_cast<ptrdiff_t>(row * lanes), lanes,
+                    rd.begin() + static_cast<ptrdiff_t>(k * lanes));
+      }
+    }
+    npugen::tb::pack_fields(dut->act_rd_data_i, rd.data(), kP.act_rows_per_cycle * lanes,
+                            kP.array.act_width);
+    dut->eval();
+
+    // Compare every output of this cycle.
+    auto differ = [&](const char* name, uint64_t want, uint64_t got) {
+      if (want != got) {
+        mismatches.push_back({cycle, fmt::format("{}: expected {}, got {}", name, want, got)});
+      }
+    };
+    differ("step_ready_o", expect.step_ready, dut->step_ready_o);
+    differ("act_rd_en_o", expect.act_rd_en, dut->act_rd_en_o);
+    differ("act_rd_row_o", expect.act_rd_row, dut->act_rd_row_o);
+    differ("act_rd_count_o", expect.act_rd_count, dut->act_rd_count_o);
+    differ("acc_valid_o", expect.acc_valid, dut->acc_valid_o);
+    for (unsigned t = 0; t < tiles; ++t) {
+      const uint64_t got =
+          npugen::tb::get_bits(dut->acc_o, t * kP.array.acc_width, kP.array.acc_width);
+      if (got != expect.acc[t]) {
+        mismatches.push_back({cycle, fmt::format("acc_o tile {}: expected 0x{:x}, got 0x{:x}", t,
+                                                 expect.acc[t], got)});
+      }
+    }
+    if (expect.acc_valid) {
+      // The golden model against the plain reference for the finished job.
+      ZsJob& job = jobs.at(results);
+      std::vector<uint32_t> raw(job.weights.values.size());
+      const uint32_t wmask = kP.array.weight_width >= 32
+                                 ? ~uint32_t{0}
+                                 : (uint32_t{1} << kP.array.weight_width) - 1;
+      for (size_t i = 0; i < raw.size(); ++i) {
+        raw[i] = static_cast<uint32_t>(job.weights.values[i]) & wmask;
+      }
+      const auto want = reference::dense_dot_products(
+          raw, job.acts, tiles, job.weights.rows, lanes,
+          {kP.array.weight_width, kP.array.weight_signed}, {kP.array.act_width, kP.array.act_signed},
+          kP.array.acc_width);
+      for (unsigned t = 0; t < tiles; ++t) {
+        if (want[t] != expect.acc[t]) {
+          mismatches.push_back(
+              {cycle, fmt::format("golden vs dense reference, job {} ({}) tile {}: reference "
+                                  "0x{:x}, golden 0x{:x}",
+                                  results, job.pattern, t, want[t], expect.acc[t])});
+        }
+      }
+      dense_total += job.weights.rows;
+      schedule_total += job.schedule_steps;
+      steps_total += job.steps.size();
+      job.weights.values = {};
+      job.acts = {};
+      job.steps = {};
+      ++results;
+    }
+    if (!mismatches.empty() && !stop_at) stop_at = cycle + kCyclesAfterMismatch;
+
+    ZeroSkipInputs in;
+    in.step_valid = offer;
+    in.step = step;
+    in.act_rd_data = rd;
+    golden.tick(in);
+    context->timeInc(1);
+    dut->clk_i = 1;
+    dut->eval();
+    dump(cycle);
+    context->timeInc(1);
+    dut->clk_i = 0;
+    dut->eval();
+    dump(cycle);
+    if (offer && expect.step_ready && ++offer_step == jobs[offer_job].steps.size()) {
+      ++offer_job;
+      offer_step = 0;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  dut->final();
+#ifdef NPUGEN_TRACE
+  if (tracer) tracer->close();
+#endif
+  if (mismatches.empty() && results != offer_job) {
+    mismatches.push_back({cycle, fmt::format("{} job(s) offered, {} finished", offer_job, results)});
+  }
+  if (!mismatches.empty()) {
+    const Mismatch& m = mismatches.front();
+    const size_t job = std::min(results, jobs.size() - 1);
+    std::printf("MISMATCH at cycle %llu in design %s (config %s, hash %.16s), seed %llu\n",
+                static_cast<unsigned long long>(m.cycle), npugen::design::kName,
+                npugen::design::kConfigFile, npugen::design::kConfigHash,
+                static_cast<unsigned long long>(o.seed));
+    for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
+      std::printf("  cycle %llu: %s\n", static_cast<unsigned long long>(mismatches[i].cycle),
+                  mismatches[i].what.c_str());
+    }
+    std::printf("  job in progress: %zu (%s)\n", job, jobs.empty() ? "-" : jobs[job].pattern.c_str());
+    const uint64_t from = m.cycle > kTraceWindow ? m.cycle - kTraceWindow : 0;
+    std::printf(
+        "reproduce with a waveform of cycles %llu..%llu:\n  %s --seed %llu --cycles %llu --trace "
+        "mismatch.fst --trace-from %llu\n",
+        static_cast<unsigned long long>(from),
+        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch), o.repro.c_str(),
+        static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.cycles),
+        static_cast<unsigned long long>(from));
+    return 1;
+  }
+  std::printf(
+      "PASS: design %s (hash %.16s), seed %llu: %llu cycles, %zu jobs (every pattern: %s), "
+      "%llu dense cycles ran as %llu steps (%llu in the stream), %.0f cycles/s\n",
+      npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
+      static_cast<unsigned long long>(cycle), results, results >= npugen::tb::zs_patterns().size() ? "yes" : "no",
+      static_cast<unsigned long long>(dense_total), static_cast<unsigned long long>(schedule_total),
+      static_cast<unsigned long long>(steps_total), static_cast<double>(cycle) / seconds);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{fmt::format("Co-simulation of zero-skipping design {} (RTL against the golden "
+                           "model, golden against the dense reference)",
+                           npugen::design::kName)};
+  Options o;
+  o.max_rows = std::min<unsigned>(kP.max_rows, 64);
+  app.add_option("--seed", o.seed, "Seed of the random jobs")->capture_default_str();
+  app.add_option("--cycles", o.cycles, "Cycles during which jobs are offered (then drained)")
+      ->capture_default_str();
+  app.add_option("--max-rows", o.max_rows, "Most rows C of a job")
+      ->check(CLI::Range(1U, kP.max_rows))
+      ->capture_default_str();
+  app.add_option("--valid-probability", o.valid_probability, "Share of cycles offering a step")
+      ->check(CLI::Range(0.01, 1.0))
+      ->capture_default_str();
+  std::string mode = "check";
+  app.add_option("--mode", mode, "check (the only mode of the zero-skipping bench)")
+      ->check(CLI::IsMember({"check"}));
+  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
+  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
+  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  CLI11_PARSE(app, argc, argv);
+#ifndef NPUGEN_TRACE
+  if (!o.trace.empty()) {
+    std::fputs("error: this build has no tracing; npugen sim --trace builds one that has\n",
+               stderr);
+    return 2;
+  }
+#endif
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+}
