@@ -8,7 +8,7 @@ packages=(
   libyaml-cpp-dev libfmt-dev libcli11-dev   # generator libraries
   nlohmann-json3-dev libkainjow-mustache-dev libssl-dev
   catch2                                    # tests (Catch2 v2)
-  verilator iverilog yosys                  # co-simulation and cross-checks
+  verilator iverilog yosys z3               # co-simulation, cross-checks, exact optimum
 )
 
 missing=()

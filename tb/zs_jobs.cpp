@@ -6,8 +6,8 @@ namespace npugen::tb {
 
 const std::vector<std::string>& zs_patterns() {
   static const std::vector<std::string> kPatterns = {
-      "sparsity 0",    "sparsity 0.5",    "sparsity 0.9",        "sparsity 1.0",
-      "pruned lanes",  "uneven tiles",    "clustered empty rows", "sparsity 0.75"};
+      "sparsity 0",   "sparsity 0.5", "sparsity 0.9",         "sparsity 1.0",
+      "pruned lanes", "uneven tiles", "clustered empty rows", "sparsity 0.75"};
   return kPatterns;
 }
 

@@ -154,16 +154,15 @@ int run(const Options& o) {
       // The golden model against the plain reference for the finished job.
       ZsJob& job = jobs.at(results);
       std::vector<uint32_t> raw(job.weights.values.size());
-      const uint32_t wmask = kP.array.weight_width >= 32
-                                 ? ~uint32_t{0}
-                                 : (uint32_t{1} << kP.array.weight_width) - 1;
+      const uint32_t wmask =
+          kP.array.weight_width >= 32 ? ~uint32_t{0} : (uint32_t{1} << kP.array.weight_width) - 1;
       for (size_t i = 0; i < raw.size(); ++i) {
         raw[i] = static_cast<uint32_t>(job.weights.values[i]) & wmask;
       }
       const auto want = reference::dense_dot_products(
           raw, job.acts, tiles, job.weights.rows, lanes,
-          {kP.array.weight_width, kP.array.weight_signed}, {kP.array.act_width, kP.array.act_signed},
-          kP.array.acc_width);
+          {kP.array.weight_width, kP.array.weight_signed},
+          {kP.array.act_width, kP.array.act_signed}, kP.array.acc_width);
       for (unsigned t = 0; t < tiles; ++t) {
         if (want[t] != expect.acc[t]) {
           mismatches.push_back(
@@ -207,7 +206,8 @@ int run(const Options& o) {
   if (tracer) tracer->close();
 #endif
   if (mismatches.empty() && results != offer_job) {
-    mismatches.push_back({cycle, fmt::format("{} job(s) offered, {} finished", offer_job, results)});
+    mismatches.push_back(
+        {cycle, fmt::format("{} job(s) offered, {} finished", offer_job, results)});
   }
   if (!mismatches.empty()) {
     const Mismatch& m = mismatches.front();
@@ -220,7 +220,8 @@ int run(const Options& o) {
       std::printf("  cycle %llu: %s\n", static_cast<unsigned long long>(mismatches[i].cycle),
                   mismatches[i].what.c_str());
     }
-    std::printf("  job in progress: %zu (%s)\n", job, jobs.empty() ? "-" : jobs[job].pattern.c_str());
+    std::printf("  job in progress: %zu (%s)\n", job,
+                jobs.empty() ? "-" : jobs[job].pattern.c_str());
     const uint64_t from = m.cycle > kTraceWindow ? m.cycle - kTraceWindow : 0;
     std::printf(
         "reproduce with a waveform of cycles %llu..%llu:\n  %s --seed %llu --cycles %llu --trace "
@@ -235,7 +236,8 @@ int run(const Options& o) {
       "PASS: design %s (hash %.16s), seed %llu: %llu cycles, %zu jobs (every pattern: %s), "
       "%llu dense cycles ran as %llu steps (%llu in the stream), %.0f cycles/s\n",
       npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
-      static_cast<unsigned long long>(cycle), results, results >= npugen::tb::zs_patterns().size() ? "yes" : "no",
+      static_cast<unsigned long long>(cycle), results,
+      results >= npugen::tb::zs_patterns().size() ? "yes" : "no",
       static_cast<unsigned long long>(dense_total), static_cast<unsigned long long>(schedule_total),
       static_cast<unsigned long long>(steps_total), static_cast<double>(cycle) / seconds);
   return 0;
@@ -244,9 +246,10 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{fmt::format("Co-simulation of zero-skipping design {} (RTL against the golden "
-                           "model, golden against the dense reference)",
-                           npugen::design::kName)};
+  CLI::App app{
+      fmt::format("Co-simulation of zero-skipping design {} (RTL against the golden "
+                  "model, golden against the dense reference)",
+                  npugen::design::kName)};
   Options o;
   o.max_rows = std::min<unsigned>(kP.max_rows, 64);
   app.add_option("--seed", o.seed, "Seed of the random jobs")->capture_default_str();

@@ -10,8 +10,8 @@
 namespace npugen::golden {
 
 std::vector<std::string> check_schedule(const HierTensor& tensor,
-                                        const std::vector<SkipDepth>& levels,
-                                        const HierSchedule& s, size_t limit) {
+                                        const std::vector<SkipDepth>& levels, const HierSchedule& s,
+                                        size_t limit) {
   std::vector<std::string> problems;
   auto report = [&](std::string text) {
     if (problems.size() < limit) problems.push_back(std::move(text));
@@ -31,8 +31,7 @@ std::vector<std::string> check_schedule(const HierTensor& tensor,
     return p;
   };
   if (s.weight.size() != steps * units * lanes || s.sel_cycle.size() != s.weight.size() ||
-      s.sel_lane.size() != s.weight.size() || s.offset.size() != n - 1 ||
-      s.aside.size() != n - 1) {
+      s.sel_lane.size() != s.weight.size() || s.offset.size() != n - 1 || s.aside.size() != n - 1) {
     report("the schedule's arrays have the wrong sizes");
     return problems;
   }
@@ -44,7 +43,8 @@ std::vector<std::string> check_schedule(const HierTensor& tensor,
     }
   }
   for (size_t i = 0; i < steps; ++i) {
-    if (s.base[i] >= tensor.rows) report(fmt::format("step {}: base {} is past the last row", i, s.base[i]));
+    if (s.base[i] >= tensor.rows)
+      report(fmt::format("step {}: base {} is past the last row", i, s.base[i]));
     if (i > 0 && s.base[i] <= s.base[i - 1]) {
       report(fmt::format("step {}: base {} does not increase (previous {})", i, s.base[i],
                          s.base[i - 1]));
@@ -72,12 +72,12 @@ std::vector<std::string> check_schedule(const HierTensor& tensor,
         const uint8_t a = s.offset[k - 1][i * positions(k) + pos];
         const uint8_t dx = s.aside[k - 1][i * positions(k) + pos];
         if (a > levels[k].lookahead) {
-          report(fmt::format("step {} level {} position {}: offset {} exceeds lookahead {}", i,
-                             k, pos, a, levels[k].lookahead));
+          report(fmt::format("step {} level {} position {}: offset {} exceeds lookahead {}", i, k,
+                             pos, a, levels[k].lookahead));
         }
         if (dx > levels[k].lookaside) {
-          report(fmt::format("step {} level {} position {}: aside {} exceeds lookaside {}", i,
-                             k, pos, dx, levels[k].lookaside));
+          report(fmt::format("step {} level {} position {}: aside {} exceeds lookaside {}", i, k,
+                             pos, dx, levels[k].lookaside));
         }
         row_base += a;
         owner_coord[k] = coord[k] + dx;
@@ -90,25 +90,25 @@ std::vector<std::string> check_schedule(const HierTensor& tensor,
         const unsigned dc = s.sel_cycle[at];
         const int dl = s.sel_lane[at];
         if (dc > levels[0].lookahead || static_cast<unsigned>(std::abs(dl)) > levels[0].lookaside) {
-          report(fmt::format("step {} tile {} lane {}: select ({}, {}) outside h={}, d={}", i,
-                             u, l, dc, dl, levels[0].lookahead, levels[0].lookaside));
+          report(fmt::format("step {} tile {} lane {}: select ({}, {}) outside h={}, d={}", i, u, l,
+                             dc, dl, levels[0].lookahead, levels[0].lookaside));
         }
         if (w == 0) continue;
         const int64_t row = row_base + dc;
         const int64_t lane = static_cast<int64_t>(l) + dl;
         if (!owner_ok || row >= tensor.rows || lane < 0 || lane >= static_cast<int64_t>(lanes)) {
-          report(fmt::format("step {} tile {} lane {}: weight {} reads outside the tensor", i,
-                             u, l, w));
+          report(fmt::format("step {} tile {} lane {}: weight {} reads outside the tensor", i, u, l,
+                             w));
           continue;
         }
-        const size_t src = (owner * tensor.rows + static_cast<size_t>(row)) * lanes +
-                           static_cast<size_t>(lane);
+        const size_t src =
+            (owner * tensor.rows + static_cast<size_t>(row)) * lanes + static_cast<size_t>(lane);
         if (tensor.values[src] != w) {
-          report(fmt::format("step {} tile {} lane {}: weight {} is not W[{}][{}][{}] = {}", i,
-                             u, l, w, owner, row, lane, tensor.values[src]));
+          report(fmt::format("step {} tile {} lane {}: weight {} is not W[{}][{}][{}] = {}", i, u,
+                             l, w, owner, row, lane, tensor.values[src]));
         } else if (used[src]) {
-          report(fmt::format("step {} tile {} lane {}: W[{}][{}][{}] is used twice", i, u, l,
-                             owner, row, lane));
+          report(fmt::format("step {} tile {} lane {}: W[{}][{}][{}] is used twice", i, u, l, owner,
+                             row, lane));
         }
         used[src] = 1;
       }

@@ -56,8 +56,8 @@ std::vector<ControlField> ControlLayout::fields() const {
     f.push_back({"lane_select[t][l]", lane_lsb(0, 0), lane_select_bits,
                  "dc*(2d+1) + dl + d: the lane multiplies window row a+dc, lane l+dl; tile t, "
                  "lane l at bit " +
-                     std::to_string(lane_lsb(0, 0)) + " + (t*" + std::to_string(lanes) +
-                     " + l)*" + std::to_string(lane_select_bits)});
+                     std::to_string(lane_lsb(0, 0)) + " + (t*" + std::to_string(lanes) + " + l)*" +
+                     std::to_string(lane_select_bits)});
   }
   return f;
 }
@@ -95,8 +95,8 @@ StepControl unpack_control(const ControlLayout& layout, const std::vector<uint32
     c.dest[t] = static_cast<uint8_t>(
         get_bits(words, layout.tile_lsb(t) + layout.tile_offset_bits, layout.dest_bits));
     for (unsigned l = 0; l < layout.lanes; ++l) {
-      c.lane_select[size_t{t} * layout.lanes + l] = static_cast<uint8_t>(
-          get_bits(words, layout.lane_lsb(t, l), layout.lane_select_bits));
+      c.lane_select[size_t{t} * layout.lanes + l] =
+          static_cast<uint8_t>(get_bits(words, layout.lane_lsb(t, l), layout.lane_select_bits));
     }
   }
   return c;

@@ -115,8 +115,8 @@ Packed pack_tiles(const HierTensor& t, SkipDepth depth, bool synchronous) {
 // aside). Rows present per member come in `pending` [X][C].
 struct LevelRun {
   std::vector<uint32_t> base;
-  std::vector<int16_t> offset;  // [step][X], -1: idle
-  std::vector<uint8_t> aside;   // [step][X]
+  std::vector<int16_t> offset;        // [step][X], -1: idle
+  std::vector<uint8_t> aside;         // [step][X]
   std::vector<int32_t> step_of_base;  // [C], -1 where no step has that base
 };
 
@@ -314,11 +314,11 @@ HierSchedule preprocess(const HierTensor& tensor, const std::vector<SkipDepth>& 
   // Level 0 two ways: tiles packing on their own, or in step with the array. The
   // schedule with fewer steps wins (ties: the independent one).
   ScheduleStats own_stats, sync_stats;
-  HierSchedule own = schedule_packed(tensor, levels, pack_tiles(tensor, levels[0], false),
-                                     &own_stats);
+  HierSchedule own =
+      schedule_packed(tensor, levels, pack_tiles(tensor, levels[0], false), &own_stats);
   if (levels[0].lookahead > 0) {
-    HierSchedule sync = schedule_packed(tensor, levels, pack_tiles(tensor, levels[0], true),
-                                        &sync_stats);
+    HierSchedule sync =
+        schedule_packed(tensor, levels, pack_tiles(tensor, levels[0], true), &sync_stats);
     if (sync.steps() < own.steps()) {
       if (stats != nullptr) *stats = sync_stats;
       return sync;

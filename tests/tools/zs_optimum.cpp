@@ -11,6 +11,7 @@
 // Prints one line per instance and the totals; exits 1 when a check fails or the
 // total of our steps exceeds max-ratio (default 1.10) times the total optimum.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,7 +19,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <unistd.h>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -143,8 +143,8 @@ std::optional<HierSchedule> optimum(const HierTensor& w, const std::vector<SkipD
   std::vector<bool> base_used(rows, false);
   std::vector<bool> chosen(options.size(), false);
   static const std::regex kValue(R"(\(([xz])(\d+) (true|false)\))");
-  for (auto it = std::sregex_iterator(out.begin(), out.end(), kValue);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), kValue); it != std::sregex_iterator();
+       ++it) {
     const bool value = (*it)[3] == "true";
     const size_t index = std::stoul((*it)[2]);
     if ((*it)[1] == "x") {
@@ -191,10 +191,14 @@ int main(int argc, char** argv) {
   double max_ratio = 1.10;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--instances") instances = std::atoi(argv[i + 1]);
-    else if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--z3") z3 = argv[i + 1];
-    else if (flag == "--max-ratio") max_ratio = std::atof(argv[i + 1]);
+    if (flag == "--instances")
+      instances = std::atoi(argv[i + 1]);
+    else if (flag == "--seed")
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--z3")
+      z3 = argv[i + 1];
+    else if (flag == "--max-ratio")
+      max_ratio = std::atof(argv[i + 1]);
     else {
       std::fprintf(stderr, "unknown option %s\n", flag.c_str());
       return 2;
@@ -225,11 +229,12 @@ int main(int argc, char** argv) {
     if (best->steps() > ours.steps()) verdict = "OPTIMUM WORSE THAN OURS";
     if (lb.value > best->steps()) verdict = "LOWER BOUND ABOVE THE OPTIMUM";
     if (verdict != "ok") ++failures;
-    std::printf("%2d: T=%u C=%u L=%u sparsity %.1f h=%u d=%u H=%u D=%u: ours %zu optimum %zu "
-                "bound %lu %s\n",
-                n, tiles, rows, lanes, sparsity, levels[0].lookahead, levels[0].lookaside,
-                levels[1].lookahead, levels[1].lookaside, ours.steps(), best->steps(),
-                static_cast<unsigned long>(lb.value), verdict.c_str());
+    std::printf(
+        "%2d: T=%u C=%u L=%u sparsity %.1f h=%u d=%u H=%u D=%u: ours %zu optimum %zu "
+        "bound %lu %s\n",
+        n, tiles, rows, lanes, sparsity, levels[0].lookahead, levels[0].lookaside,
+        levels[1].lookahead, levels[1].lookaside, ours.steps(), best->steps(),
+        static_cast<unsigned long>(lb.value), verdict.c_str());
     ours_total += ours.steps();
     best_total += best->steps();
     lb_total += lb.value;

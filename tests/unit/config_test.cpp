@@ -114,10 +114,12 @@ TEST_CASE("the schema documents every key it reads, with rules", "[config]") {
   for (const char* key :
        {"design.name", "pe_array.tiles", "pe_array.lanes", "pe_array.weight.width",
         "pe_array.activation.signed", "pe_array.accumulator.width",
-        "pe_array.adder_tree.pipeline_stages", "sim.seed"}) {
+        "pe_array.adder_tree.pipeline_stages", "pe_array.zero_skip.levels",
+        "pe_array.zero_skip.levels[].lookahead", "pe_array.zero_skip.levels[].lookaside",
+        "pe_array.zero_skip.act_rows_per_cycle", "sim.seed"}) {
     CHECK(std::find(paths.begin(), paths.end(), key) != paths.end());
   }
-  CHECK(schema.rules.size() == 3);
+  CHECK(schema.rules.size() == 6);
   for (const auto& e : schema.entries) {
     INFO(e.path);
     CHECK_FALSE(e.doc.empty());

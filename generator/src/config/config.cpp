@@ -26,7 +26,6 @@ OperandFormat read_format(Section& parent, const char* key, const char* doc, int
   return f;
 }
 
-
 ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array) {
   ZeroSkipConfig z;
   Section s = pe.section(
@@ -35,17 +34,18 @@ ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array
       "are empty in every tile are skipped. Absent or disabled: the dense array.");
   z.enabled = s.boolean("enabled", false,
                         "Generate the zero-skipping array (true) or the dense array (false).");
-  std::vector<Section> levels = s.list(
-      "levels",
-      "Levels of preprocessing, lowest first: [0] intra-tile (weights move inside a tile), "
-      "[1] inter-tile (whole rows move between tiles). Each works on the sparsity map the "
-      "level below leaves.",
-      1, 2, 2);
+  std::vector<Section> levels =
+      s.list("levels",
+             "Levels of preprocessing, lowest first: [0] intra-tile (weights move inside a tile), "
+             "[1] inter-tile (whole rows move between tiles). Each works on the sparsity map the "
+             "level below leaves.",
+             1, 2, 2);
   for (size_t i = 0; i < levels.size(); ++i) {
     Section& l = levels[i];
     SkipLevel level;
     const bool inter = i == 1 || r.describing();
-    level.enabled = l.boolean("enabled", true, "This level is used; off generates no logic for it.");
+    level.enabled =
+        l.boolean("enabled", true, "This level is used; off generates no logic for it.");
     level.lookahead = static_cast<int>(l.integer(
         "lookahead", {0, 4, 1,
                       "Rows a weight (level 0: h) or a tile row (level 1: H) may move earlier. "
@@ -58,11 +58,11 @@ ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array
     l.finish();
     z.levels.push_back(level);
   }
-  z.act_rows_per_cycle = static_cast<int>(s.integer(
-      "act_rows_per_cycle",
-      {1, 16, 2,
-       "R: activation rows the activation buffer delivers per cycle. A step whose window "
-       "needs n new rows stalls ceil(n/R) - 1 cycles."}));
+  z.act_rows_per_cycle = static_cast<int>(
+      s.integer("act_rows_per_cycle",
+                {1, 16, 2,
+                 "R: activation rows the activation buffer delivers per cycle. A step whose window "
+                 "needs n new rows stalls ceil(n/R) - 1 cycles."}));
   z.max_rows = static_cast<int>(
       s.integer("max_rows", {1, 1 << 20, 1024,
                              "Most original cycles C of one job (rows of the weight tensor); "
@@ -73,7 +73,8 @@ ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array
   r.rule(
       "pe_array.zero_skip.levels[1].lookaside (D) is less than pe_array.tiles: a row moves at "
       "most to the first tile.");
-  if (levels.size() > 1 && z.levels[1].lookaside >= array.tiles && !r.describing()) {
+  if (z.enabled && levels.size() > 1 && z.levels[1].enabled &&
+      z.levels[1].lookaside >= array.tiles && !r.describing()) {
     r.error(levels[1].location_of("lookaside"), levels[1].path_of("lookaside"),
             fmt::format("lookaside {} needs at least {} tiles; the array has {}",
                         z.levels[1].lookaside, z.levels[1].lookaside + 1, array.tiles));
@@ -81,10 +82,22 @@ ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array
   r.rule(
       "pe_array.zero_skip.levels[0].lookaside (d) is less than pe_array.lanes: a weight moves "
       "at most to the other edge of its tile.");
-  if (z.levels[0].lookaside >= array.lanes && !r.describing()) {
+  if (z.enabled && z.levels[0].enabled && z.levels[0].lookaside >= array.lanes && !r.describing()) {
     r.error(levels[0].location_of("lookaside"), levels[0].path_of("lookaside"),
             fmt::format("lookaside {} needs at least {} lanes; a tile has {}",
                         z.levels[0].lookaside, z.levels[0].lookaside + 1, array.lanes));
+  }
+  r.rule(
+      "pe_array.zero_skip.act_rows_per_cycle (R) is at most the activation window, "
+      "levels[0].lookahead + levels[1].lookahead + 1 (levels switched off count 0): a step "
+      "never needs more rows than the window holds.");
+  const int window = 1 + (z.levels[0].enabled ? z.levels[0].lookahead : 0) +
+                     (z.levels.size() > 1 && z.levels[1].enabled ? z.levels[1].lookahead : 0);
+  if (z.enabled && z.act_rows_per_cycle > window && !r.describing()) {
+    r.error(s.location_of("act_rows_per_cycle"), s.path_of("act_rows_per_cycle"),
+            fmt::format("{} rows per cycle exceed the activation window of {} row(s); use at "
+                        "most {}",
+                        z.act_rows_per_cycle, window, window));
   }
   s.finish();
   return z;

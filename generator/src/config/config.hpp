@@ -44,12 +44,10 @@ struct ZeroSkipConfig {
 
   /// Depths of a level as used (0 when the level is off or absent).
   [[nodiscard]] int lookahead(size_t level) const {
-    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookahead
-                                                                     : 0;
+    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookahead : 0;
   }
   [[nodiscard]] int lookaside(size_t level) const {
-    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookaside
-                                                                     : 0;
+    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookaside : 0;
   }
 };
 

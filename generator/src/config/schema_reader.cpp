@@ -245,9 +245,9 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
   }
   const int count = static_cast<int>(item->value.size());
   if (count < min_count || count > max_count) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("{} element(s) given: expected {} to {}", count, min_count,
-                               max_count));
+    reader_->error(
+        location_of(key), path_of(key),
+        fmt::format("{} element(s) given: expected {} to {}", count, min_count, max_count));
     return defaults(item->key_location);
   }
   for (int i = 0; i < count; ++i) {

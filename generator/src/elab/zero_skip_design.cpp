@@ -31,9 +31,9 @@ ZeroSkipDesign elaborate_zero_skip(const config::Config& c) {
   z.layout = golden::ControlLayout::of(z.params);
   z.window = static_cast<int>(z.params.window());
   // Rows read reach base + window - 1 <= max_rows - 1 + window - 1.
-  z.row_bits = std::max(static_cast<int>(z.layout.advance_bits),
-                        static_cast<int>(golden::bits_for(uint64_t{z.params.max_rows} +
-                                                          z.params.window() - 1)));
+  z.row_bits = std::max(
+      static_cast<int>(z.layout.advance_bits),
+      static_cast<int>(golden::bits_for(uint64_t{z.params.max_rows} + z.params.window() - 1)));
   // Row counts (fresh rows, rows loaded, rows read) share one width.
   z.count_bits = std::max({1, static_cast<int>(golden::bits_for(z.params.window() + 1)),
                            static_cast<int>(golden::bits_for(z.params.act_rows_per_cycle + 1))});

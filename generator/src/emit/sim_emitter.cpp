@@ -49,8 +49,7 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   if (!z.enabled) {
     TemplateData icarus = pe_array_port_data(design, "//");
     icarus.set("filelist", eda_paths(design).filelist);
-    files[fmt::format("sim/{}_icarus_tb.sv", design.top)] =
-        render("icarus_tb.sv.mustache", icarus);
+    files[fmt::format("sim/{}_icarus_tb.sv", design.top)] = render("icarus_tb.sv.mustache", icarus);
   }
 
   // Testbench and golden-model sources, exactly as in the npugen source tree.

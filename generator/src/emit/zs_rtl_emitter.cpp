@@ -74,23 +74,28 @@ TemplateData zs_data(const elab::Design& design) {
   d.set("tile_rows_msb", n((h + 1) * row_width - 1));
   d.set("weight_row_width", n(pe.lanes * pe.weight_width));
   const int stages = pe.tree_stages;
-  d.set("stage_valid_next", stages > 0 ? (stages == 1 ? std::string("cmp_valid_q")
-                                                      : fmt::format("{{stage_valid_q[{}:0], cmp_valid_q}}", stages - 2))
-                                       : "");
-  d.set("stage_first_next", stages > 0 ? (stages == 1 ? std::string("cmp_ctrl_q[0]")
-                                                      : fmt::format("{{stage_first_q[{}:0], cmp_ctrl_q[0]}}", stages - 2))
-                                       : "");
-  d.set("stage_last_next", stages > 0 ? (stages == 1 ? std::string("cmp_ctrl_q[1]")
-                                                     : fmt::format("{{stage_last_q[{}:0], cmp_ctrl_q[1]}}", stages - 2))
-                                      : "");
+  d.set("stage_valid_next",
+        stages > 0 ? (stages == 1 ? std::string("cmp_valid_q")
+                                  : fmt::format("{{stage_valid_q[{}:0], cmp_valid_q}}", stages - 2))
+                   : "");
+  d.set("stage_first_next",
+        stages > 0
+            ? (stages == 1 ? std::string("cmp_ctrl_q[0]")
+                           : fmt::format("{{stage_first_q[{}:0], cmp_ctrl_q[0]}}", stages - 2))
+            : "");
+  d.set("stage_last_next",
+        stages > 0
+            ? (stages == 1 ? std::string("cmp_ctrl_q[1]")
+                           : fmt::format("{{stage_last_q[{}:0], cmp_ctrl_q[1]}}", stages - 2))
+            : "");
   // Destinations of all tiles from the compute registers, tile 0 lowest.
   const int dests_width = pe.tiles * static_cast<int>(lay.dest_bits);
   std::string dests;
   if (z.demux) {
     for (int t = pe.tiles - 1; t >= 0; --t) {
-      dests += fmt::format("{}cmp_ctrl_q[{} +: {}]", dests.empty() ? "" : ", ",
-                           lay.tile_lsb(static_cast<unsigned>(t)) + lay.tile_offset_bits,
-                           lay.dest_bits);
+      dests +=
+          fmt::format("{}cmp_ctrl_q[{} +: {}]", dests.empty() ? "" : ", ",
+                      lay.tile_lsb(static_cast<unsigned>(t)) + lay.tile_offset_bits, lay.dest_bits);
     }
     dests = pe.tiles == 1 ? dests : "{" + dests + "}";
   }
@@ -116,20 +121,20 @@ TemplateData zs_data(const elab::Design& design) {
       source = fmt::format("rows[{}*{} + l*{} +: {}]", dc, row_width, pe.act_width, pe.act_width);
     } else {
       // Lanes off the tile's edge read zero (a generate condition: no out-of-range select).
-      const std::string cond = dl < 0 ? fmt::format("l >= {}", -dl)
-                                      : fmt::format("l + {} < {}", dl, pe.lanes);
+      const std::string cond =
+          dl < 0 ? fmt::format("l >= {}", -dl) : fmt::format("l + {} < {}", dl, pe.lanes);
       cands += fmt::format(
           "      if ({}) begin : g_cand{}\n"
           "        assign cand[{} +: {}] = rows[{}*{} + (l{}{})*{} +: {}];\n"
           "      end else begin : g_edge{}\n"
           "        assign cand[{} +: {}] = '0;\n"
           "      end\n",
-          cond, k, k * pe.act_width, pe.act_width, dc, row_width, dl < 0 ? "-" : "+",
-          std::abs(dl), pe.act_width, pe.act_width, k, k * pe.act_width, pe.act_width);
+          cond, k, k * pe.act_width, pe.act_width, dc, row_width, dl < 0 ? "-" : "+", std::abs(dl),
+          pe.act_width, pe.act_width, k, k * pe.act_width, pe.act_width);
       continue;
     }
-    cands += fmt::format("      assign cand[{} +: {}] = {};\n", k * pe.act_width, pe.act_width,
-                         source);
+    cands +=
+        fmt::format("      assign cand[{} +: {}] = {};\n", k * pe.act_width, pe.act_width, source);
   }
   d.set("lane_candidates", cands);
   // Accumulators: tile t's accumulator adds output k of tile t-k's demultiplexer.
@@ -138,10 +143,10 @@ TemplateData zs_data(const elab::Design& design) {
   for (int t = 0; t < pe.tiles; ++t) {
     std::string ins;
     for (int k = big_d; k >= 0; --k) {
-      std::string part = t - k >= 0 ? fmt::format("routed[{} +: {}]",
-                                                  (t - k) * outs * pe.acc_width + k * pe.acc_width,
-                                                  pe.acc_width)
-                                    : fmt::format("{}'d0", pe.acc_width);
+      std::string part =
+          t - k >= 0 ? fmt::format("routed[{} +: {}]",
+                                   (t - k) * outs * pe.acc_width + k * pe.acc_width, pe.acc_width)
+                     : fmt::format("{}'d0", pe.acc_width);
       ins += (ins.empty() ? "" : ", ") + part;
     }
     if (big_d > 0) ins = "{" + ins + "}";
@@ -200,21 +205,20 @@ std::string window(const elab::Design& design) {
   const int cb = z.count_bits;
   std::string logic;
   for (int i = 0; i < w; ++i) {
-    logic += "  always_comb begin\n";
-    logic += fmt::format("    win_d[{} +: {}] = win_q[{} +: {}];\n", i * rw, rw, i * rw, rw);
-    logic += "    if (shift_i) begin\n      case (shift_rows_i)\n";
-    for (int s = 1; s < w - i; ++s) {
-      logic += fmt::format("        {}'d{}: win_d[{} +: {}] = win_q[{} +: {}];\n", cb, s, i * rw,
-                           rw, (i + s) * rw, rw);
-    }
-    logic += fmt::format("        default: win_d[{} +: {}] = '0;\n", i * rw, rw);
-    logic += "      endcase\n    end\n";
+    // Row i: a row written this cycle, else the row moved down into it, else kept.
+    std::string expr;
     for (int k = 0; k <= i && k < static_cast<int>(z.params.act_rows_per_cycle); ++k) {
-      logic += fmt::format(
-          "    if (wr_count_i > {}'d{} && wr_pos_i == {}'d{}) win_d[{} +: {}] = data_i[{} +: {}];\n",
-          cb, k, cb, i - k, i * rw, rw, k * rw, rw);
+      expr +=
+          fmt::format("(wr_count_i > {}'d{} && wr_pos_i == {}'d{}) ? data_i[{} +: {}] :\n      ",
+                      cb, k, cb, i - k, k * rw, rw);
     }
-    logic += "  end\n\n";
+    expr += fmt::format("!shift_i ? win_q[{} +: {}] :\n      ", i * rw, rw);
+    for (int s = 1; s < w - i; ++s) {
+      expr += fmt::format("(shift_rows_i == {}'d{}) ? win_q[{} +: {}] :\n      ", cb, s,
+                          (i + s) * rw, rw);
+    }
+    expr += "'0";
+    logic += fmt::format("  assign win_d[{} +: {}] =\n      {};\n\n", i * rw, rw, expr);
   }
   d.set("window_logic", logic);
   return render("zs_act_window.sv.mustache", d);
@@ -233,8 +237,10 @@ std::string prefetch(const elab::Design& design) {
   d.set("rows_msb", n(rows * rw - 1));
   std::string cases;
   for (unsigned a = 0; a <= z.params.inter.lookahead; ++a) {
-    cases += fmt::format("      {}'d{}: rows_o = win_i[{} +: {}];\n", ob, a, a * rw, rows * rw);
+    cases += fmt::format("(sel_i == {}'d{}) ? win_i[{} +: {}] :\n                  ", ob, a, a * rw,
+                         rows * rw);
   }
+  cases += "'0";
   d.set("cases", cases);
   return render("zs_prefetch_mux.sv.mustache", d);
 }
@@ -251,9 +257,10 @@ std::string lane_mux(const elab::Design& design) {
   d.set("act_msb", n(pe.act_width - 1));
   std::string cases;
   for (int k = 0; k < inputs; ++k) {
-    cases += fmt::format("      {}'d{}: act_o = cand_i[{} +: {}];\n", sb, k, k * pe.act_width,
-                         pe.act_width);
+    cases += fmt::format("(sel_i == {}'d{}) ? cand_i[{} +: {}] :\n                 ", sb, k,
+                         k * pe.act_width, pe.act_width);
   }
+  cases += "'0";
   d.set("cases", cases);
   return render("zs_lane_mux.sv.mustache", d);
 }

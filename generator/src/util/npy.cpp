@@ -35,8 +35,7 @@ NpyArray parse_npy(const std::string& bytes) {
     header_start = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) throw NpyError("truncated header");
-    header_len = raw[8] | (size_t{raw[9]} << 8) | (size_t{raw[10]} << 16) |
-                 (size_t{raw[11]} << 24);
+    header_len = raw[8] | (size_t{raw[9]} << 8) | (size_t{raw[10]} << 16) | (size_t{raw[11]} << 24);
     header_start = 12;
   } else {
     throw NpyError(fmt::format("unsupported .npy format version {}.{}", major, raw[7]));
@@ -58,9 +57,10 @@ NpyArray parse_npy(const std::string& bytes) {
   const bool big_endian = m[1] == ">";
   if (kind != 'i' && kind != 'u') {
     const char* name = kind == 'f' ? "floating point" : kind == 'b' ? "boolean" : "non-integer";
-    throw NpyError(fmt::format("dtype '{}' is {}; an integer array (int8 to int64, uint8 to "
-                               "uint64) is needed",
-                               a.dtype, name));
+    throw NpyError(
+        fmt::format("dtype '{}' is {}; an integer array (int8 to int64, uint8 to "
+                    "uint64) is needed",
+                    a.dtype, name));
   }
   if (size != 1 && size != 2 && size != 4 && size != 8) {
     throw NpyError(fmt::format("dtype '{}' has an unsupported size", a.dtype));
@@ -89,9 +89,10 @@ NpyArray parse_npy(const std::string& bytes) {
   const size_t data_start = header_start + header_len;
   const size_t expected = count * size;
   if (bytes.size() - data_start != expected) {
-    throw NpyError(fmt::format("the data holds {} bytes; shape and dtype '{}' need {} (the file "
-                               "is truncated or corrupt)",
-                               bytes.size() - data_start, a.dtype, expected));
+    throw NpyError(
+        fmt::format("the data holds {} bytes; shape and dtype '{}' need {} (the file "
+                    "is truncated or corrupt)",
+                    bytes.size() - data_start, a.dtype, expected));
   }
   a.values.resize(count);
   const unsigned char* p = raw + data_start;
@@ -123,13 +124,34 @@ std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
   const char* descr = "<i8";
   size_t size = 8;
   switch (type) {
-    case NpyType::kInt8: descr = "|i1"; size = 1; break;
-    case NpyType::kUint8: descr = "|u1"; size = 1; break;
-    case NpyType::kInt16: descr = "<i2"; size = 2; break;
-    case NpyType::kUint16: descr = "<u2"; size = 2; break;
-    case NpyType::kInt32: descr = "<i4"; size = 4; break;
-    case NpyType::kUint32: descr = "<u4"; size = 4; break;
-    case NpyType::kInt64: descr = "<i8"; size = 8; break;
+    case NpyType::kInt8:
+      descr = "|i1";
+      size = 1;
+      break;
+    case NpyType::kUint8:
+      descr = "|u1";
+      size = 1;
+      break;
+    case NpyType::kInt16:
+      descr = "<i2";
+      size = 2;
+      break;
+    case NpyType::kUint16:
+      descr = "<u2";
+      size = 2;
+      break;
+    case NpyType::kInt32:
+      descr = "<i4";
+      size = 4;
+      break;
+    case NpyType::kUint32:
+      descr = "<u4";
+      size = 4;
+      break;
+    case NpyType::kInt64:
+      descr = "<i8";
+      size = 8;
+      break;
   }
   std::string dims;
   for (size_t d : shape) dims += fmt::format("{}, ", d);

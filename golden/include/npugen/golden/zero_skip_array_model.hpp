@@ -20,7 +20,7 @@ namespace npugen::golden {
 
 struct ZeroSkipInputs {
   bool step_valid = false;
-  const StreamStep* step = nullptr;        ///< the step offered when step_valid
+  const StreamStep* step = nullptr;       ///< the step offered when step_valid
   std::span<const uint32_t> act_rd_data;  ///< R rows of L raw activations, row k at [k*L]
 };
 

@@ -22,9 +22,7 @@ struct ZeroSkipParams {
   unsigned step_buffer_depth = 2;   ///< entries of the weight and control-bit buffers
 
   /// Rows the activation window holds: the step's base row and h + H after it.
-  [[nodiscard]] constexpr unsigned window() const {
-    return intra.lookahead + inter.lookahead + 1;
-  }
+  [[nodiscard]] constexpr unsigned window() const { return intra.lookahead + inter.lookahead + 1; }
   /// Inputs of each lane's activation mux: (h + 1) rows x (2d + 1) lanes.
   [[nodiscard]] constexpr unsigned lane_selects() const {
     return (intra.lookahead + 1) * (2 * intra.lookaside + 1);
@@ -52,8 +50,8 @@ struct ControlField {
 ///   [0] first, [1] last, [2 +: A] advance,
 ///   then per tile t: tile offset (O bits), destination (X bits),
 ///   then per tile t and lane l: lane select (S bits).
-/// A = bits for max_rows values (at least bits for window+1 values), O = bits for H+1, X = bits for D+1,
-/// S = bits for (h+1)(2d+1). A lane select encodes (dc, dl) as dc * (2d+1) + dl + d.
+/// A = bits for max_rows values (at least bits for window+1 values), O = bits for H+1, X = bits for
+/// D+1, S = bits for (h+1)(2d+1). A lane select encodes (dc, dl) as dc * (2d+1) + dl + d.
 struct ControlLayout {
   unsigned tiles = 1;
   unsigned lanes = 1;
@@ -78,9 +76,9 @@ struct ControlLayout {
 
 /// One step's control, decoded.
 struct StepControl {
-  bool first = false;     ///< first step of a job: accumulators start from zero
-  bool last = false;      ///< last step of a job: results follow
-  uint32_t advance = 0;   ///< first step: the base row; otherwise base - previous base
+  bool first = false;                ///< first step of a job: accumulators start from zero
+  bool last = false;                 ///< last step of a job: results follow
+  uint32_t advance = 0;              ///< first step: the base row; otherwise base - previous base
   std::vector<uint8_t> tile_offset;  ///< [T] a in [0, H]
   std::vector<uint8_t> dest;         ///< [T] dx in [0, D]: accumulator t + dx
   std::vector<uint8_t> lane_select;  ///< [T*L] dc * (2d+1) + dl + d

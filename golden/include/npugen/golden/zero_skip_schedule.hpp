@@ -41,10 +41,10 @@ struct HierTensor {
 struct HierSchedule {
   std::vector<unsigned> extents;
   unsigned rows = 0;
-  std::vector<uint32_t> base;       ///< [S] strictly increasing
-  std::vector<int64_t> weight;      ///< [S][U][L]
-  std::vector<uint8_t> sel_cycle;   ///< [S][U][L] dc in [0, h]
-  std::vector<int8_t> sel_lane;     ///< [S][U][L] dl in [-d, d]
+  std::vector<uint32_t> base;      ///< [S] strictly increasing
+  std::vector<int64_t> weight;     ///< [S][U][L]
+  std::vector<uint8_t> sel_cycle;  ///< [S][U][L] dc in [0, h]
+  std::vector<int8_t> sel_lane;    ///< [S][U][L] dl in [-d, d]
   /// Per level k >= 1 (index k-1): [S][positions(k)], where positions(k) is the product
   /// of extents[k..] (for k = 1: every tile).
   std::vector<std::vector<uint8_t>> offset;  ///< row offset a in [0, H_k]
@@ -83,8 +83,8 @@ struct LowerBound {
   uint64_t value = 0;     ///< max of the two below
   uint64_t capacity = 0;  ///< multiplier count: nonzeros over the multipliers that may take them
   uint64_t hitting = 0;   ///< fewest bases that reach every nonempty row
-  uint64_t cover = 0;     ///< executor-steps each tile's rows need, over the tiles that may run them
-  std::string how;        ///< one sentence naming the binding bound
+  uint64_t cover = 0;  ///< executor-steps each tile's rows need, over the tiles that may run them
+  std::string how;     ///< one sentence naming the binding bound
 };
 
 /// Lower bound for a two-level tensor (extents {L, T}). Capacity: for every range of

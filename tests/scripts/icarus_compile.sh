@@ -1,0 +1,8 @@
+# The generated RTL compiles and elaborates in Icarus Verilog (-g2012) without a
+# warning: a cross-check of the SystemVerilog subset against a second simulator.
+source "$(dirname "$0")/common.sh"
+dir=$1
+filelist=$(manifest_field "$dir" filelist)
+out=$(cd "$dir" && iverilog -g2012 -Wall -o /dev/null -f "$filelist" 2>&1) || { echo "$out"; fail "iverilog failed"; }
+[ -z "$out" ] || { echo "$out"; fail "iverilog printed warnings"; }
+echo "icarus: $(wc -l <"$dir/$filelist") file(s) compile cleanly"
