@@ -19,6 +19,8 @@ struct ZeroSkipJob {
   golden::ScheduleStats stats;
   golden::LowerBound bound;
   std::vector<std::string> problems;  ///< contract violations (none, unless npugen is wrong)
+  uint64_t intra_only_steps = 0;      ///< steps with the inter-tile level switched off
+  uint64_t inter_only_steps = 0;      ///< steps with the intra-tile level switched off
 };
 
 /// Reads W.npy and checks it against the design: dtype, rank, shape, value range.
