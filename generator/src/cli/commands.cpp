@@ -65,6 +65,15 @@ void add_check_command(CLI::App& app) {
         pe.weight_signed ? "signed" : "unsigned", pe.act_width,
         pe.act_signed ? "signed" : "unsigned", pe.acc_width, pe.levels.size() - 1, pe.tree_stages,
         pe.latency);
+    const auto& z = design.zero_skip;
+    if (z.enabled) {
+      std::printf(
+          "  zero skipping: intra-tile h=%u d=%u, inter-tile H=%u D=%u; window %d row(s), %u "
+          "read per cycle; control word %u bits; buffers %u step(s); jobs up to %u rows\n",
+          z.params.intra.lookahead, z.params.intra.lookaside, z.params.inter.lookahead,
+          z.params.inter.lookaside, z.window, z.params.act_rows_per_cycle, z.layout.width(),
+          z.params.step_buffer_depth, z.params.max_rows);
+    }
   });
 }
 

@@ -124,6 +124,13 @@ void add_sim_command(CLI::App& app) {
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
+    if (design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
+      throw CommandError(kBadInput,
+                         fmt::format("{}: the zero-skipping array's co-simulation has one mode, "
+                                     "check (RTL against golden, golden and RTL against the "
+                                     "dense reference); --mode {}{} is for the dense array",
+                                     o.config_file, o.mode, o.vectors.empty() ? "" : " --vectors"));
+    }
     require_sim_tools();
     const fs::path dir = output_dir(design, o.out);
     generate_design(design, dir, true);

@@ -25,6 +25,19 @@ nlohmann::json resolved_json(const Design& d) {
                       {"width", level.width},
                       {"registered", level.registered}});
   }
+  nlohmann::json derived_zs = nullptr;
+  if (d.zero_skip.enabled) {
+    const ZeroSkipDesign& z = d.zero_skip;
+    nlohmann::json fields = nlohmann::json::array();
+    for (const auto& f : z.layout.fields()) {
+      fields.push_back({{"name", f.name}, {"lsb", f.lsb}, {"bits", f.width}});
+    }
+    derived_zs = {{"window_rows", z.window},
+                  {"lane_mux_inputs", z.params.lane_selects()},
+                  {"control_word_bits", z.layout.width()},
+                  {"control_fields", fields},
+                  {"row_address_bits", z.row_bits}};
+  }
   return nlohmann::json{{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
                         {"config_file", d.config_file},
                         {"config_hash", d.config_hash},
@@ -38,7 +51,8 @@ nlohmann::json resolved_json(const Design& d) {
                             {"latency_cycles", pe.latency},
                             {"multipliers", pe.tiles * pe.lanes},
                             {"adder_tree_levels", levels},
-                            {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}}}}};
+                            {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}},
+                          {"zero_skip", derived_zs}}}};
 }
 
 }  // namespace npugen::elab
