@@ -17,12 +17,10 @@
 
 #include "Vdut.h"
 #include "design_params.hpp"
+#include "dut_harness.hpp"
 #include "npugen/golden/pe_array_model.hpp"
 #include "port_bits.hpp"
 #include "stimulus.hpp"
-#ifdef NPUGEN_TRACE
-#include <verilated_fst_c.h>
-#endif
 
 namespace {
 
@@ -168,20 +166,8 @@ RunResult run(const Options& o, const std::string& mode) {
   auto context = std::make_unique<VerilatedContext>();
   std::unique_ptr<Vdut> dut;
   if (use_rtl) dut = std::make_unique<Vdut>(context.get(), "dut");
-#ifdef NPUGEN_TRACE
-  std::unique_ptr<VerilatedFstC> tracer;
-  if (!o.trace.empty()) {
-    context->traceEverOn(true);
-    tracer = std::make_unique<VerilatedFstC>();
-    dut->trace(tracer.get(), 99);
-    tracer->open(o.trace.c_str());
-  }
-  auto dump = [&](uint64_t cycle) {
-    if (tracer && cycle >= o.trace_from) tracer->dump(context->time());
-  };
-#else
-  auto dump = [](uint64_t) {};
-#endif
+  npugen::tb::Waveform waveform(*context, dut.get(), o.trace, o.trace_from);
+  auto dump = [&](uint64_t cycle) { waveform.dump(cycle); };
   PeArrayModel golden(kParams);
   PeArrayStimulus stimulus(
       kParams, StimulusOptions{npugen::design::kValidProbability, npugen::design::kMaxDotLength},
@@ -193,20 +179,7 @@ RunResult run(const Options& o, const std::string& mode) {
   }
 
   RunResult r;
-  if (dut) {  // two cycles of reset
-    dut->clk_i = 0;
-    dut->rst_ni = 0;
-    dut->step_valid_i = 0;
-    dut->eval();
-    for (int i = 0; i < 2; ++i) {
-      dut->clk_i = 1;
-      dut->eval();
-      dut->clk_i = 0;
-      dut->eval();
-    }
-    dut->rst_ni = 1;
-    dut->eval();
-  }
+  if (dut) npugen::tb::reset_dut(*dut);
 
   const auto start = std::chrono::steady_clock::now();
   std::optional<uint64_t> stop_at;
@@ -258,9 +231,7 @@ RunResult run(const Options& o, const std::string& mode) {
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (dut) dut->final();
-#ifdef NPUGEN_TRACE
-  if (tracer) tracer->close();
-#endif
+  waveform.close();
   if (r.mismatches.size() > 8) r.mismatches.resize(8);
   return r;
 }

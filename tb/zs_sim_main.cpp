@@ -17,13 +17,11 @@
 
 #include "Vdut.h"
 #include "design_params.hpp"
+#include "dut_harness.hpp"
 #include "npugen/golden/dense_reference.hpp"
 #include "npugen/golden/zero_skip_array_model.hpp"
 #include "port_bits.hpp"
 #include "zs_jobs.hpp"
-#ifdef NPUGEN_TRACE
-#include <verilated_fst_c.h>
-#endif
 
 namespace {
 
@@ -53,20 +51,8 @@ struct Mismatch {
 int run(const Options& o) {
   auto context = std::make_unique<VerilatedContext>();
   auto dut = std::make_unique<Vdut>(context.get(), "dut");
-#ifdef NPUGEN_TRACE
-  std::unique_ptr<VerilatedFstC> tracer;
-  if (!o.trace.empty()) {
-    context->traceEverOn(true);
-    tracer = std::make_unique<VerilatedFstC>();
-    dut->trace(tracer.get(), 99);
-    tracer->open(o.trace.c_str());
-  }
-  auto dump = [&](uint64_t cycle) {
-    if (tracer && cycle >= o.trace_from) tracer->dump(context->time());
-  };
-#else
-  auto dump = [](uint64_t) {};
-#endif
+  npugen::tb::Waveform waveform(*context, dut.get(), o.trace, o.trace_from);
+  auto dump = [&](uint64_t cycle) { waveform.dump(cycle); };
   const unsigned tiles = kP.array.tiles;
   const unsigned lanes = kP.array.lanes;
   const ControlLayout layout = ControlLayout::of(kP);
@@ -79,18 +65,7 @@ int run(const Options& o) {
   std::vector<Mismatch> mismatches;
   std::optional<uint64_t> stop_at;
 
-  dut->clk_i = 0;
-  dut->rst_ni = 0;
-  dut->step_valid_i = 0;
-  dut->eval();
-  for (int i = 0; i < 2; ++i) {
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
-  }
-  dut->rst_ni = 1;
-  dut->eval();
+  npugen::tb::reset_dut(*dut);
 
   std::mt19937_64 bubbles(o.seed ^ 0x9e3779b97f4a7c15ULL);
   double job_seconds = 0;  // drawing, preprocessing and proving jobs
@@ -216,9 +191,7 @@ int run(const Options& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   dut->final();
-#ifdef NPUGEN_TRACE
-  if (tracer) tracer->close();
-#endif
+  waveform.close();
   if (mismatches.empty() && results != offer_job) {
     mismatches.push_back(
         {cycle, fmt::format("{} job(s) offered, {} finished", offer_job, results)});

@@ -2,18 +2,9 @@
 
 #include <stdexcept>
 
+#include "npugen/golden/operand.hpp"
+
 namespace npugen::golden {
-namespace {
-
-// Sign- or zero-extends a raw operand to 64 bits. Products then wrap modulo 2^64,
-// which is exact modulo 2^acc_width for every acc_width <= 64.
-inline uint64_t extend(uint32_t raw, unsigned width, bool is_signed) {
-  const unsigned shift = 64 - width;
-  const uint64_t high = static_cast<uint64_t>(raw) << shift;
-  return is_signed ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift) : high >> shift;
-}
-
-}  // namespace
 
 PeArrayModel::PeArrayModel(const PeArrayParams& params)
     : params_(params),
@@ -44,14 +35,14 @@ void PeArrayModel::compute_sums(const PeArrayStep& step, std::vector<uint64_t>& 
     throw std::invalid_argument("PeArrayModel::tick: weights must hold T*L and acts L values");
   }
   for (unsigned l = 0; l < lanes; ++l) {
-    acts_[l] = extend(step.acts[l], params_.act_width, params_.act_signed);
+    acts_[l] = extend_operand(step.acts[l], params_.act_width, params_.act_signed);
   }
   const unsigned ww = params_.weight_width;
   const bool ws = params_.weight_signed;
   const uint32_t* w = step.weights.data();
   for (unsigned t = 0; t < tiles; ++t, w += lanes) {
     uint64_t sum = 0;
-    for (unsigned l = 0; l < lanes; ++l) sum += extend(w[l], ww, ws) * acts_[l];
+    for (unsigned l = 0; l < lanes; ++l) sum += extend_operand(w[l], ww, ws) * acts_[l];
     sums[t] = sum;
   }
 }

@@ -3,16 +3,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "npugen/golden/operand.hpp"
+
 namespace npugen::golden {
-namespace {
-
-inline uint64_t extend(uint32_t raw, unsigned width, bool is_signed) {
-  const unsigned shift = 64 - width;
-  const uint64_t high = static_cast<uint64_t>(raw) << shift;
-  return is_signed ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift) : high >> shift;
-}
-
-}  // namespace
 
 ZeroSkipArrayModel::ZeroSkipArrayModel(const ZeroSkipParams& params)
     : p_(params),
@@ -92,8 +85,8 @@ void ZeroSkipArrayModel::compute(InFlight& into) {
     const unsigned a = c.tile_offset[t];
     for (unsigned l = 0; l < lanes; ++l) {
       const unsigned sel = c.lane_select[size_t{t} * lanes + l];
-      const uint64_t w = extend(cmp_.weights[size_t{t} * lanes + l], p_.array.weight_width,
-                                p_.array.weight_signed);
+      const uint64_t w = extend_operand(cmp_.weights[size_t{t} * lanes + l], p_.array.weight_width,
+                                        p_.array.weight_signed);
       // Mux inputs that do not exist (codes past the last, lanes off the edge, offsets
       // past H) read zero.
       uint64_t act = 0;
@@ -155,8 +148,8 @@ void ZeroSkipArrayModel::tick(const ZeroSkipInputs& in) {
     for (unsigned k = 0; k < r.count; ++k) {
       const size_t slot = window_ - r.fresh + r.done + k;
       for (unsigned l = 0; l < lanes; ++l) {
-        window_rows_[slot * lanes + l] =
-            extend(in.act_rd_data[size_t{k} * lanes + l], p_.array.act_width, p_.array.act_signed);
+        window_rows_[slot * lanes + l] = extend_operand(in.act_rd_data[size_t{k} * lanes + l],
+                                                        p_.array.act_width, p_.array.act_signed);
       }
     }
     pop = r.done + r.count >= r.fresh;
