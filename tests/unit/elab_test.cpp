@@ -2,6 +2,7 @@
 
 #include "config/config.hpp"
 #include "elab/design.hpp"
+#include "emit/design_emitter.hpp"
 
 using npugen::elab::spread_registers;
 
@@ -35,4 +36,53 @@ TEST_CASE("the adder tree grows one bit a level and halves its nodes", "[elab]")
   CHECK(registered == 2);
   CHECK(pe.levels.back().registered);
   CHECK(d.top == "npu_pe_array");
+}
+
+namespace {
+
+npugen::util::FileMap zero_skip_files(const std::string& levels) {
+  const auto r = npugen::config::load_config_text(
+      "pe_array: {tiles: 4, lanes: 4, zero_skip: {enabled: true, act_rows_per_cycle: 1, "
+      "levels: " +
+          levels + "}}\n",
+      "zs.yaml");
+  REQUIRE(r.config);
+  return npugen::emit::emit_design(npugen::elab::elaborate(*r.config));
+}
+
+bool has(const npugen::util::FileMap& files, const std::string& path) {
+  return files.find(path) != files.end();
+}
+
+}  // namespace
+
+TEST_CASE("a zero-skipping level switched off generates no logic and no control bits",
+          "[elab][zero_skip]") {
+  const auto both = zero_skip_files("[{lookahead: 1, lookaside: 1}, {lookahead: 1, lookaside: 1}]");
+  CHECK(has(both, "rtl/npu_lane_mux.sv"));
+  CHECK(has(both, "rtl/npu_prefetch_mux.sv"));
+  CHECK(has(both, "rtl/npu_result_demux.sv"));
+  CHECK(has(both, "docs/control_word.md"));
+  CHECK_FALSE(has(both, "sim/npu_pe_array_icarus_tb.sv"));  // the dense replay bench
+
+  const auto intra = zero_skip_files("[{lookahead: 1, lookaside: 1}, {enabled: false}]");
+  CHECK(has(intra, "rtl/npu_lane_mux.sv"));
+  CHECK_FALSE(has(intra, "rtl/npu_prefetch_mux.sv"));
+  CHECK_FALSE(has(intra, "rtl/npu_result_demux.sv"));
+  CHECK(intra.at("docs/control_word.md").find("tile_offset") == std::string::npos);
+  CHECK(intra.at("docs/control_word.md").find("dest[t]") == std::string::npos);
+
+  const auto inter = zero_skip_files("[{enabled: false}, {lookahead: 1, lookaside: 0}]");
+  CHECK_FALSE(has(inter, "rtl/npu_lane_mux.sv"));
+  CHECK(has(inter, "rtl/npu_prefetch_mux.sv"));
+  CHECK_FALSE(has(inter, "rtl/npu_result_demux.sv"));
+  CHECK(inter.at("docs/control_word.md").find("lane_select") == std::string::npos);
+  CHECK(inter.at("rtl/npu_pe_array.sv").find("u_lane_mux") == std::string::npos);
+  CHECK(inter.at("rtl/npu_pe_array.sv").find("u_result_demux") == std::string::npos);
+
+  // Both off: the sequencer still skips rows empty in every tile; no mux, no demux.
+  const auto off = zero_skip_files("[{enabled: false}, {enabled: false}]");
+  CHECK_FALSE(has(off, "rtl/npu_lane_mux.sv"));
+  CHECK_FALSE(has(off, "rtl/npu_prefetch_mux.sv"));
+  CHECK_FALSE(has(off, "rtl/npu_result_demux.sv"));
 }

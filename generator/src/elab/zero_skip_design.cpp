@@ -34,8 +34,9 @@ ZeroSkipDesign elaborate_zero_skip(const config::Config& c) {
   z.row_bits = std::max(
       static_cast<int>(z.layout.advance_bits),
       static_cast<int>(golden::bits_for(uint64_t{z.params.max_rows} + z.params.window() - 1)));
-  // Row counts (fresh rows, rows loaded, rows read) share one width.
-  z.count_bits = std::max({1, static_cast<int>(golden::bits_for(z.params.window() + 1)),
+  // Row counts (fresh rows, rows loaded, rows read) share one width, at least 2 bits so
+  // that comparing a count with R is never constant.
+  z.count_bits = std::max({2, static_cast<int>(golden::bits_for(z.params.window() + 1)),
                            static_cast<int>(golden::bits_for(z.params.act_rows_per_cycle + 1))});
   z.lane_mux = z.params.lane_selects() > 1;
   z.prefetch_mux = z.params.inter.lookahead > 0;

@@ -220,6 +220,11 @@ std::string window(const elab::Design& design) {
     expr += "'0";
     logic += fmt::format("  assign win_d[{} +: {}] =\n      {};\n\n", i * rw, rw, expr);
   }
+  if (w == 1) {
+    logic +=
+        "  // A one-row window is replaced whole by every step: how far it moves does not "
+        "matter.\n  logic unused_shift_rows;\n  assign unused_shift_rows = ^shift_rows_i;\n\n";
+  }
   d.set("window_logic", logic);
   return render("zs_act_window.sv.mustache", d);
 }
