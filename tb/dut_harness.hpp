@@ -13,12 +13,12 @@
 
 namespace npugen::tb {
 
-/// Two clock cycles of reset with no step offered, then reset released.
+/// Two clock cycles of reset (with no step offered, for the PE arrays), then reset released.
 template <typename Dut>
 void reset_dut(Dut& dut) {
   dut.clk_i = 0;
   dut.rst_ni = 0;
-  dut.step_valid_i = 0;
+  if constexpr (requires { dut.step_valid_i; }) dut.step_valid_i = 0;
   dut.eval();
   for (int i = 0; i < 2; ++i) {
     dut.clk_i = 1;

@@ -7,13 +7,14 @@ make_npy.py OUT KIND [ARGS]
   float T C L                           float64 array (a wrong dtype)
   truncated T C L                       int8 header promising more data than present
   garbage                               not a .npy file
+  gauss SHAPE SEED [DTYPE]              normal(0, 1) floats (default <f4), SHAPE like 64x8
   fortran T C L                         int8 array marked fortran_order True
 """
 import random
 import struct
 import sys
 
-CODES = {"<i1": "b", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I",
+CODES = {"<f4": "f", "<f2": "e", "<i1": "b", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I",
          "<i8": "q", "<f8": "d"}
 
 
@@ -54,6 +55,14 @@ def main():
     elif kind == "fortran":
         t, c, l = (int(a) for a in args[:3])
         data = npy("|i1", (t, c, l), [1] * (t * c * l), fortran=True)
+    elif kind == "gauss":
+        shape = tuple(int(d) for d in args[0].split("x"))
+        rng = random.Random(int(args[1]))
+        count = 1
+        for d in shape:
+            count *= d
+        data = npy(args[2] if len(args) > 2 else "<f4", shape,
+                   [rng.gauss(0, 1) for _ in range(count)])
     elif kind == "garbage":
         data = b"this is not a numpy file\n"
     else:

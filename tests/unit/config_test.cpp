@@ -116,10 +116,11 @@ TEST_CASE("the schema documents every key it reads, with rules", "[config]") {
         "pe_array.activation.signed", "pe_array.accumulator.width",
         "pe_array.adder_tree.pipeline_stages", "pe_array.zero_skip.levels",
         "pe_array.zero_skip.levels[].lookahead", "pe_array.zero_skip.levels[].lookaside",
-        "pe_array.zero_skip.act_rows_per_cycle", "sim.seed"}) {
+        "pe_array.zero_skip.act_rows_per_cycle", "vq.rows", "vq.row_weights", "vq.copies",
+        "vq.min_vector_length", "vq.weight_format", "vq.memory", "sim.seed"}) {
     CHECK(std::find(paths.begin(), paths.end(), key) != paths.end());
   }
-  CHECK(schema.rules.size() == 6);
+  CHECK(schema.rules.size() == 8);
   for (const auto& e : schema.entries) {
     INFO(e.path);
     CHECK_FALSE(e.doc.empty());

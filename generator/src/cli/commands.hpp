@@ -42,5 +42,6 @@ void add_verify_command(CLI::App& app);
 void add_sim_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_preprocess_command(CLI::App& app);
+void add_vq_command(CLI::App& app);
 
 }  // namespace npugen::cli

@@ -41,8 +41,11 @@ void require_sim_tools() {
   }
 }
 
-SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force) {
-  const fs::path build_dir = dir / "sim" / (trace ? "build-trace" : "build");
+SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force,
+                   const std::string& block) {
+  const bool vq = block == "vq";
+  const fs::path build_dir =
+      dir / "sim" / fmt::format("build{}{}", vq ? "-vq" : "", trace ? "-trace" : "");
   const fs::path stamp = build_dir / ".npugen-build-hash";
   SimBuild result{build_dir / "sim", false, 0};
 
@@ -50,7 +53,7 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   // manifest) and the Verilator that builds them.
   const std::string key = util::sha256_hex(util::read_file(dir / emit::kManifest) + "\n" +
                                            util::capture_output({"verilator", "--version"}) +
-                                           (trace ? "trace" : "plain"));
+                                           (trace ? "trace" : "plain") + block);
   std::error_code ec;
   if (!force && fs::exists(result.binary, ec) && fs::exists(stamp, ec)) {
     try {
@@ -64,10 +67,12 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   fs::remove(stamp, ec);
   fs::create_directories(build_dir, ec);
   const fs::path log = build_dir / "npugen-build.log";
-  std::printf("building the verilated model of %s%s (log: %s)\n", design.top.c_str(),
+  std::printf("building the verilated model of %s%s (log: %s)\n",
+              (vq ? design.vq.dequant_module : design.top).c_str(),
               trace ? " with FST tracing" : "", log.string().c_str());
   std::vector<std::string> argv = {"make", "-C", (dir / "sim").string()};
   if (trace) argv.push_back("TRACE=1");
+  if (vq) argv.push_back("BLOCK=vq");
   const int rc = util::run_program(argv, log);
   if (rc != 0) {
     throw CommandError(kToolFailed,
@@ -106,8 +111,9 @@ void add_sim_command(CLI::App& app) {
   };
   static Options o;
   cmd->add_option("CONFIG", o.config_file, "YAML configuration file")->required();
-  cmd->add_option("--block", o.block, "Block to co-simulate")
-      ->check(CLI::IsMember({"pe_array"}))
+  cmd->add_option("--block", o.block,
+                  "Block to co-simulate: pe_array, or vq (the dequantizer, when vq.enabled)")
+      ->check(CLI::IsMember({"pe_array", "vq"}))
       ->capture_default_str();
   cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
   cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
@@ -116,15 +122,31 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
   cmd->add_option("--mode", o.mode,
                   "check: RTL against golden; rtl: RTL alone; golden: golden alone; bench: "
-                  "rtl then check, with the time ratio")
-      ->check(CLI::IsMember({"check", "rtl", "golden", "bench"}))
+                  "rtl then check, with the time ratio; throughput (--block vq): continuous "
+                  "stream, weights per cycle for every vector length, fails on a bubble")
+      ->check(CLI::IsMember({"check", "rtl", "golden", "bench", "throughput"}))
       ->capture_default_str();
   cmd->add_option("--vectors", o.vectors,
                   "Also write stimulus and expected outputs (for the Icarus replay bench)");
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
-    if (design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
+    const bool vq = o.block == "vq";
+    if (vq && !design.vq.enabled) {
+      throw CommandError(kBadInput, fmt::format("{}: --block vq: vq.enabled is false, so the "
+                                                "design has no dequantizer",
+                                                o.config_file));
+    }
+    if (vq && ((o.mode != "check" && o.mode != "throughput") || !o.vectors.empty())) {
+      throw CommandError(kBadInput,
+                         fmt::format("{}: --block vq has the modes check and "
+                                     "throughput; --mode {}{} is for the dense array",
+                                     o.config_file, o.mode, o.vectors.empty() ? "" : " --vectors"));
+    }
+    if (!vq && o.mode == "throughput") {
+      throw CommandError(kBadInput, "--mode throughput is for --block vq");
+    }
+    if (!vq && design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
       throw CommandError(kBadInput,
                          fmt::format("{}: the zero-skipping array's co-simulation has one mode, "
                                      "check (RTL against golden, golden and RTL against the "
@@ -135,7 +157,7 @@ void add_sim_command(CLI::App& app) {
     const fs::path dir = output_dir(design, o.out);
     generate_design(design, dir, true);
     const bool trace = !o.trace.empty();
-    const SimBuild build = build_sim(design, dir, trace);
+    const SimBuild build = build_sim(design, dir, trace, false, o.block);
     const double setup =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("set-up %.2f s (%s)\n", setup - build.build_seconds,
@@ -143,6 +165,7 @@ void add_sim_command(CLI::App& app) {
 
     std::string repro = fmt::format("npugen sim {}", o.config_file);
     if (!o.out.empty()) repro += fmt::format(" -o {}", o.out);
+    if (vq) repro += " --block vq";
     std::vector<std::string> argv = {build.binary.string(), "--mode", o.mode, "--repro", repro};
     if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
     if (o.cycles) argv.insert(argv.end(), {"--cycles", std::to_string(*o.cycles)});

@@ -18,9 +18,10 @@ struct SimBuild {
 /// headers the co-simulation needs are missing.
 void require_sim_tools();
 
-/// Builds the design folder's co-simulation (sim/build, or sim/build-trace with
-/// tracing) unless the cached build matches the folder's content hash.
+/// Builds the design folder's co-simulation of a block (pe_array: sim/build; vq:
+/// sim/build-vq; with tracing, -trace added) unless the cached build matches the folder's
+/// content hash.
 SimBuild build_sim(const elab::Design& design, const std::filesystem::path& dir, bool trace,
-                   bool force = false);
+                   bool force = false, const std::string& block = "pe_array");
 
 }  // namespace npugen::cli

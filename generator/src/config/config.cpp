@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "npugen/golden/vq_params.hpp"
 #include "util/sha256.hpp"
 
 namespace npugen::config {
@@ -103,6 +104,62 @@ ZeroSkipConfig read_zero_skip(Reader& r, Section& pe, const PeArrayConfig& array
   return z;
 }
 
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+VqConfig read_vq(Reader& r, Section& root) {
+  VqConfig v;
+  Section s = root.section(
+      "vq",
+      "Vector-quantized weight dequantizer (SPEC M3): weights stored as indices into a codebook "
+      "of N rows x M weights, looked up inline by P copies of the codebook. Absent or disabled: "
+      "not generated.");
+  v.enabled = s.boolean("enabled", false, "Generate the dequantizer.");
+  v.rows = static_cast<int>(s.integer(
+      "rows", {2, 65536, 256, "N: codebook rows, a power of two; an index has log2 N bits."}));
+  v.row_weights = static_cast<int>(
+      s.integer("row_weights",
+                {1, 32, 4, "M: weights per codebook row (the longest vector), a power of two."}));
+  v.copies = static_cast<int>(s.integer(
+      "copies", {1, 16, 4,
+                 "P: physical copies of the codebook, all written at once; P lookups (P x m "
+                 "weights) per cycle."}));
+  v.min_vector_length = static_cast<int>(s.integer(
+      "min_vector_length",
+      {1, 32, 2,
+       "Smallest vector length m the hardware supports; every power of two from it to M can be "
+       "chosen per layer at run time."}));
+  v.weight_format = s.choice(
+      "weight_format", "int8", "int2 to int32, uint2 to uint32, fp16 or bf16",
+      "Format of the codebook's weights (the dequantizer moves their bits; the encoder rounds "
+      "into it).",
+      [](const std::string& text) {
+        golden::WeightFormat f;
+        return golden::WeightFormat::parse(text, f);
+      });
+  v.memory = s.choice(
+      "memory", "ram", "ram or flops",
+      "How each codebook copy is written: ram lets synthesis infer a memory (one write and one "
+      "synchronous read port); flops makes it registers.",
+      [](const std::string& text) { return text == "ram" || text == "flops"; });
+  r.rule("vq.rows, vq.row_weights and vq.min_vector_length are powers of two.");
+  for (const char* key : {"rows", "row_weights", "min_vector_length"}) {
+    const int value = std::string(key) == "rows"          ? v.rows
+                      : std::string(key) == "row_weights" ? v.row_weights
+                                                          : v.min_vector_length;
+    if (!r.describing() && !is_power_of_two(value)) {
+      r.error(s.location_of(key), s.path_of(key), fmt::format("{} is not a power of two", value));
+    }
+  }
+  r.rule("vq.min_vector_length is at most vq.row_weights (M): a vector fits in one row.");
+  if (!r.describing() && v.min_vector_length > v.row_weights) {
+    r.error(s.location_of("min_vector_length"), s.path_of("min_vector_length"),
+            fmt::format("vectors of {} weights do not fit rows of {} (vq.row_weights)",
+                        v.min_vector_length, v.row_weights));
+  }
+  s.finish();
+  return v;
+}
+
 // The schema. Reading a document and describing the schema run this same code.
 Config read(Reader& r, Section root) {
   Config c;
@@ -171,6 +228,8 @@ Config read(Reader& r, Section root) {
                     c.pe_array.adder_tree_stages, c.pe_array.lanes, max_stages, max_stages - 1));
   }
   pe.finish();
+
+  c.vq = read_vq(r, root);
 
   Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
   c.sim.cycles = sim.integer(
@@ -254,6 +313,16 @@ nlohmann::json zero_skip_json(const ZeroSkipConfig& z) {
                         {"max_rows", z.max_rows},
                         {"step_buffer_depth", z.step_buffer_depth}};
 }
+
+nlohmann::json vq_json(const VqConfig& v) {
+  return nlohmann::json{{"enabled", v.enabled},
+                        {"rows", v.rows},
+                        {"row_weights", v.row_weights},
+                        {"copies", v.copies},
+                        {"min_vector_length", v.min_vector_length},
+                        {"weight_format", v.weight_format},
+                        {"memory", v.memory}};
+}
 }  // namespace
 
 nlohmann::json to_json(const Config& c) {
@@ -272,6 +341,7 @@ nlohmann::json to_json(const Config& c) {
                           {"accumulator", {{"width", c.pe_array.accumulator_width}}},
                           {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}},
                           {"zero_skip", zero_skip_json(c.pe_array.zero_skip)}}},
+                        {"vq", vq_json(c.vq)},
                         {"sim",
                          {{"cycles", c.sim.cycles},
                           {"seed", c.sim.seed},

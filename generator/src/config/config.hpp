@@ -61,6 +61,18 @@ struct PeArrayConfig {
   ZeroSkipConfig zero_skip;
 };
 
+/// The vector-quantized weight dequantizer (SPEC M3): P copies of a codebook of N rows x
+/// M weights, one lookup per copy and cycle.
+struct VqConfig {
+  bool enabled = false;
+  int rows = 256;                      ///< N (power of two); index width log2 N
+  int row_weights = 4;                 ///< M (power of two)
+  int copies = 4;                      ///< P
+  int min_vector_length = 2;           ///< smallest m (power of two, <= M)
+  std::string weight_format = "int8";  ///< int<w>, uint<w> (w = 2..32), fp16, bf16
+  std::string memory = "ram";          ///< ram: Yosys infers memories; flops: registers
+};
+
 struct SimConfig {
   int64_t cycles = 0;
   int64_t seed = 0;
@@ -71,6 +83,7 @@ struct SimConfig {
 struct Config {
   DesignConfig design;
   PeArrayConfig pe_array;
+  VqConfig vq;
   SimConfig sim;
   std::filesystem::path source;  ///< the file it was read from (not part of the hash)
 };

@@ -207,6 +207,26 @@ std::string Section::identifier(const std::string& key, std::optional<std::strin
   return text;
 }
 
+std::string Section::choice(const std::string& key, const std::string& default_value,
+                            const std::string& constraint, const char* doc,
+                            const std::function<bool(const std::string&)>& valid) {
+  document(key, "word", default_value, constraint, doc);
+  const Item* item = lookup(key, false, constraint);
+  if (item == nullptr) return default_value;
+  if (!item->value.IsScalar()) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected {}, got {}", constraint, show_scalar(item->value)));
+    return default_value;
+  }
+  const std::string& text = item->value.Scalar();
+  if (!valid(text)) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("'{}' is not allowed: expected {}", text, constraint));
+    return default_value;
+  }
+  return text;
+}
+
 Section Section::section(const std::string& key, const char* doc) {
   document(key, "mapping", "", "", doc);
   const Item* item = find(key);

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,11 @@ class Section {
   /// A C/Verilog identifier: letter, then letters, digits or underscores.
   std::string identifier(const std::string& key, std::optional<std::string> default_value,
                          const char* doc);
+  /// A word from a set the caller recognises (`valid`), described by `constraint`
+  /// (e.g. "ram or flops"). A value that is not valid is reported with the constraint.
+  std::string choice(const std::string& key, const std::string& default_value,
+                     const std::string& constraint, const char* doc,
+                     const std::function<bool(const std::string&)>& valid);
   Section section(const std::string& key, const char* doc);
   /// A list of mappings, each read by the caller like a section. When the key is absent
   /// the list has default_count elements that read as all defaults. In describe mode the

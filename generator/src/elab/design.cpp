@@ -12,6 +12,7 @@ Design elaborate(const config::Config& config) {
   d.config_hash = config::config_hash(config);
   d.pe_array = elaborate_pe_array(config);
   d.zero_skip = elaborate_zero_skip(config);
+  d.vq = elaborate_vq(config);
   d.top = d.pe_array.array_module;
   return d;
 }
@@ -38,6 +39,17 @@ nlohmann::json resolved_json(const Design& d) {
                   {"control_fields", fields},
                   {"row_address_bits", z.row_bits}};
   }
+  nlohmann::json derived_vq = nullptr;
+  if (d.vq.enabled) {
+    const auto& p = d.vq.params;
+    derived_vq = {{"index_bits", p.index_bits()},
+                  {"weight_bits", d.vq.weight_width},
+                  {"row_bits", d.vq.row_width},
+                  {"beat_weights", p.beat_weights()},
+                  {"vector_lengths_log2", {p.min_vlen_log2(), p.row_log2()}},
+                  {"codebook_bits_per_copy", uint64_t{p.rows} * d.vq.row_width},
+                  {"modules", {d.vq.dequant_module, d.vq.codebook_module}}};
+  }
   return nlohmann::json{{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
                         {"config_file", d.config_file},
                         {"config_hash", d.config_hash},
@@ -52,7 +64,8 @@ nlohmann::json resolved_json(const Design& d) {
                             {"multipliers", pe.tiles * pe.lanes},
                             {"adder_tree_levels", levels},
                             {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}},
-                          {"zero_skip", derived_zs}}}};
+                          {"zero_skip", derived_zs},
+                          {"vq", derived_vq}}}};
 }
 
 }  // namespace npugen::elab

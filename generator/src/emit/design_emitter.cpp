@@ -7,6 +7,7 @@
 #include "emit/eda_emitter.hpp"
 #include "emit/rtl_emitter.hpp"
 #include "emit/sim_emitter.hpp"
+#include "emit/vq_rtl_emitter.hpp"
 #include "util/sha256.hpp"
 #include "version.hpp"
 
@@ -25,6 +26,15 @@ util::FileMap emit_design(const elab::Design& design) {
         {{"path", path}, {"bytes", content.size()}, {"sha256", util::sha256_hex(content)}});
   }
   const EdaPaths eda = eda_paths(design);
+  nlohmann::json blocks = nlohmann::json::array();
+  blocks.push_back({{"block", "pe_array"}, {"top", design.top}, {"synthesis_script", eda.yosys}});
+  if (design.vq.enabled) {
+    const VqPaths vq = vq_paths(design);
+    blocks.push_back({{"block", "vq"},
+                      {"top", design.vq.dequant_module},
+                      {"synthesis_script", vq.yosys},
+                      {"register_map", {vq.registers_md, vq.registers_h}}});
+  }
   const nlohmann::json manifest = {{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
                                    {"design", design.config.design.name},
                                    {"top", design.top},
@@ -35,6 +45,7 @@ util::FileMap emit_design(const elab::Design& design) {
                                    {"fusesoc_core", eda.core},
                                    {"synthesis_script", eda.yosys},
                                    {"rtl", rtl},
+                                   {"blocks", blocks},
                                    {"files", list}};
   files[kManifest] = manifest.dump(2) + "\n";
   return files;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "emit/templates.hpp"
+#include "emit/vq_rtl_emitter.hpp"
 #include "emit/zs_rtl_emitter.hpp"
 
 namespace npugen::emit {
@@ -168,6 +169,11 @@ std::vector<std::string> emit_rtl(const elab::Design& design, util::FileMap& fil
     const auto more = emit_zero_skip_rtl(design, files);
     paths.insert(paths.end(), more.begin(), more.end());
     files["docs/control_word.md"] = control_word_markdown(design);
+  }
+  if (design.vq.enabled) {
+    const auto vq = emit_vq_rtl(design, files);
+    paths.insert(paths.end(), vq.begin(), vq.end());
+    emit_vq_docs(design, vq, files);
   }
   return paths;
 }

@@ -16,6 +16,9 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   TemplateData mk = common_data(design, "#");
   mk.set("zero_skip", flag(design.zero_skip.enabled));
   mk.set("filelist", eda_paths(design).filelist);
+  mk.set("vq", flag(design.vq.enabled));
+  mk.set("vq_top", design.vq.dequant_module);
+  mk.set("blocks", design.vq.enabled ? "pe_array and vq" : "pe_array");
   files["sim/Makefile"] = render("sim_makefile.mustache", mk);
 
   TemplateData p = common_data(design, "//");
@@ -42,6 +45,16 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   p.set("zs_max_rows", std::to_string(z.params.max_rows));
   p.set("zs_depth", std::to_string(z.params.step_buffer_depth));
   p.set("zs_window", std::to_string(z.window));
+  const auto& vq = design.vq.params;
+  p.set("vq", flag(design.vq.enabled));
+  p.set("vq_rows", std::to_string(vq.rows));
+  p.set("vq_row_weights", std::to_string(vq.row_weights));
+  p.set("vq_copies", std::to_string(vq.copies));
+  p.set("vq_min_vlen", std::to_string(vq.min_vector_length));
+  p.set("vq_width", std::to_string(vq.weight.width));
+  p.set("vq_index_bits", std::to_string(vq.index_bits()));
+  const char* kinds[] = {"kInt", "kUint", "kFp16", "kBf16"};
+  p.set("vq_kind", kinds[static_cast<int>(vq.weight.kind)]);
   files["sim/design_params.hpp"] = render("design_params.hpp.mustache", p);
 
   // The Icarus replay bench drives the dense array's ports; the zero-skipping array is

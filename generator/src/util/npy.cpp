@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -20,9 +22,18 @@ uint64_t read_le(const unsigned char* p, size_t bytes, bool big_endian) {
   return v;
 }
 
+double half_to_double(uint64_t bits) {
+  const int e = static_cast<int>((bits >> 10) & 0x1f);
+  const double m = static_cast<double>(bits & 0x3ff);
+  const double v = e == 0    ? std::ldexp(m, -24)
+                   : e == 31 ? (m == 0 ? HUGE_VAL : NAN)
+                             : std::ldexp(m + 1024, e - 25);
+  return (bits & 0x8000) != 0 ? -v : v;
+}
+
 }  // namespace
 
-NpyArray parse_npy(const std::string& bytes) {
+NpyArray parse_npy(const std::string& bytes, bool allow_float) {
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) {
     throw NpyError("not a .npy file (the magic string \\x93NUMPY is missing)");
   }
@@ -55,14 +66,15 @@ NpyArray parse_npy(const std::string& bytes) {
   const char kind = m[2].str()[0];
   const size_t size = std::stoul(m[3].str());
   const bool big_endian = m[1] == ">";
-  if (kind != 'i' && kind != 'u') {
+  const bool floating = kind == 'f' && allow_float;
+  if (kind != 'i' && kind != 'u' && !floating) {
     const char* name = kind == 'f' ? "floating point" : kind == 'b' ? "boolean" : "non-integer";
     throw NpyError(
         fmt::format("dtype '{}' is {}; an integer array (int8 to int64, uint8 to "
-                    "uint64) is needed",
-                    a.dtype, name));
+                    "uint64){} is needed",
+                    a.dtype, name, allow_float ? " or float16/32/64" : ""));
   }
-  if (size != 1 && size != 2 && size != 4 && size != 8) {
+  if ((size != 1 && size != 2 && size != 4 && size != 8) || (floating && size == 1)) {
     throw NpyError(fmt::format("dtype '{}' has an unsupported size", a.dtype));
   }
   if (!std::regex_search(header, m, kFortran)) throw NpyError("the header has no 'fortran_order'");
@@ -94,8 +106,23 @@ NpyArray parse_npy(const std::string& bytes) {
                     "is truncated or corrupt)",
                     bytes.size() - data_start, a.dtype, expected));
   }
-  a.values.resize(count);
   const unsigned char* p = raw + data_start;
+  if (floating) {
+    a.floating = true;
+    a.reals.resize(count);
+    for (size_t i = 0; i < count; ++i, p += size) {
+      const uint64_t v = read_le(p, size, big_endian);
+      if (size == 2) {
+        a.reals[i] = half_to_double(v);
+      } else if (size == 4) {
+        a.reals[i] = std::bit_cast<float>(static_cast<uint32_t>(v));
+      } else {
+        a.reals[i] = std::bit_cast<double>(v);
+      }
+    }
+    return a;
+  }
+  a.values.resize(count);
   for (size_t i = 0; i < count; ++i, p += size) {
     const uint64_t v = read_le(p, size, big_endian);
     if (kind == 'u') {
@@ -111,12 +138,12 @@ NpyArray parse_npy(const std::string& bytes) {
   return a;
 }
 
-NpyArray read_npy(const std::filesystem::path& file) {
+NpyArray read_npy(const std::filesystem::path& file, bool allow_float) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw NpyError("cannot be read (no such file, or no permission)");
   std::ostringstream data;
   data << in.rdbuf();
-  return parse_npy(data.str());
+  return parse_npy(data.str(), allow_float);
 }
 
 std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
@@ -151,6 +178,14 @@ std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
     case NpyType::kInt64:
       descr = "<i8";
       size = 8;
+      break;
+    case NpyType::kFloat16:
+      descr = "<f2";
+      size = 2;
+      break;
+    case NpyType::kFloat32:
+      descr = "<f4";
+      size = 4;
       break;
   }
   std::string dims;

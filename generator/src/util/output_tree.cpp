@@ -66,6 +66,28 @@ void remove_stale_temporaries(const fs::path& dir) {
 
 }  // namespace
 
+void write_file_atomically(const fs::path& path, const std::string& content) {
+  const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec)) {
+    throw OutputError(fmt::format("{}: cannot write: the folder {} does not exist", path.string(),
+                                  parent.string()));
+  }
+  const fs::path temp =
+      parent / fmt::format(".{}{}{}", path.filename().string(), kTempTag, getpid());
+  try {
+    write_file(temp, content);
+  } catch (const OutputError&) {
+    fs::remove(temp, ec);
+    throw;
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    fs::remove(temp, ec);
+    throw OutputError(fmt::format("{}: cannot write: {}", path.string(), why));
+  }
+}
+
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)

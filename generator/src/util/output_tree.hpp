@@ -26,6 +26,10 @@ struct OutputError : std::runtime_error {
 WriteOutcome write_tree_atomically(const std::filesystem::path& dir, const FileMap& files,
                                    const std::string& marker, const std::vector<std::string>& keep);
 
+/// Writes one file atomically: a temporary file beside it, renamed over it. A failed or
+/// killed run leaves the old file (or none) in place.
+void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+
 /// Reads a whole file; throws OutputError when it cannot.
 std::string read_file(const std::filesystem::path& path);
 
