@@ -74,6 +74,16 @@ void add_check_command(CLI::App& app) {
           z.params.inter.lookaside, z.window, z.params.act_rows_per_cycle, z.layout.width(),
           z.params.step_buffer_depth, z.params.max_rows);
     }
+    const auto& v = design.vq;
+    if (v.enabled) {
+      std::printf(
+          "  dequantizer %s: %u rows x %u %s weight(s) (%s), %u copies; %u-bit indices; vector "
+          "length %u to %u; up to %u weights per cycle\n",
+          v.dequant_module.c_str(), v.params.rows, v.params.row_weights,
+          v.params.weight.name().c_str(), v.ram ? "memories" : "registers", v.params.copies,
+          v.params.index_bits(), v.params.min_vector_length, v.params.row_weights,
+          v.params.beat_weights());
+    }
   });
 }
 
