@@ -111,13 +111,27 @@ TEST_CASE("the schema documents every key it reads, with rules", "[config]") {
   const auto schema = npugen::config::describe_schema();
   std::vector<std::string> paths;
   for (const auto& e : schema.entries) paths.push_back(e.path);
-  for (const char* key :
-       {"design.name", "pe_array.tiles", "pe_array.lanes", "pe_array.weight.width",
-        "pe_array.activation.signed", "pe_array.accumulator.width",
-        "pe_array.adder_tree.pipeline_stages", "pe_array.zero_skip.levels",
-        "pe_array.zero_skip.levels[].lookahead", "pe_array.zero_skip.levels[].lookaside",
-        "pe_array.zero_skip.act_rows_per_cycle", "vq.rows", "vq.row_weights", "vq.copies",
-        "vq.min_vector_length", "vq.weight_format", "vq.memory", "sim.seed"}) {
+  for (const char* key : {"design.name",
+                          "pe_array.tiles",
+                          "pe_array.lanes",
+                          "pe_array.weight.width",
+                          "pe_array.activation.signed",
+                          "pe_array.accumulator.width",
+                          "pe_array.adder_tree.pipeline_stages",
+                          "pe_array.zero_skip.levels",
+                          "pe_array.zero_skip.levels[].lookahead",
+                          "pe_array.zero_skip.levels[].lookaside",
+                          "pe_array.zero_skip.act_rows_per_cycle",
+                          "vq.rows",
+                          "vq.row_weights",
+                          "vq.copies",
+                          "vq.min_vector_length",
+                          "vq.weight_format",
+                          "vq.memory",
+                          "tasks.entries",
+                          "tasks.queues",
+                          "tasks.buffer_words",
+                          "sim.seed"}) {
     CHECK(std::find(paths.begin(), paths.end(), key) != paths.end());
   }
   CHECK(schema.rules.size() == 8);

@@ -43,5 +43,6 @@ void add_sim_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_preprocess_command(CLI::App& app);
 void add_vq_command(CLI::App& app);
+void add_schedule_command(CLI::App& app);
 
 }  // namespace npugen::cli

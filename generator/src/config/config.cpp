@@ -160,6 +160,54 @@ VqConfig read_vq(Reader& r, Section& root) {
   return v;
 }
 
+TasksConfig read_tasks(Section& root) {
+  TasksConfig t;
+  Section s = root.section(
+      "tasks",
+      "Asynchronous task execution (SPEC M2): task manager (queues, arbiter, fetch queue, "
+      "configuration queue) and data control (task buffer with dependency and conflict "
+      "tracking, access enable) for neural and planar engines. Absent or disabled: not "
+      "generated.");
+  t.enabled = s.boolean("enabled", false, "Generate the task unit.");
+  t.entries = static_cast<int>(
+      s.integer("entries", {1, 64, 8,
+                            "E: task buffer entries, filled in list order; each holds one task "
+                            "until it finishes (1: tasks run one at a time)."}));
+  t.queues = static_cast<int>(
+      s.integer("queues", {1, 8, 2,
+                           "K: task queues, each with a head, count, network id, base index "
+                           "and priority register."}));
+  t.neural_engines = static_cast<int>(s.integer(
+      "neural_engines", {1, 8, 1,
+                         "Neural engines (convolution, tensor products), each running one "
+                         "task at a time; each is one PE array."}));
+  t.planar_engines = static_cast<int>(s.integer(
+      "planar_engines", {1, 8, 1, "Planar engines (pooling, elementwise, reduction, gain-bias)."}));
+  t.config_queue_depth = static_cast<int>(s.integer(
+      "config_queue_depth", {1, 16, 2, "C: committed tasks waiting for a task buffer entry."}));
+  t.buffer_words = s.integer("buffer_words",
+                             {16, int64_t{1} << 28, int64_t{1} << 20,
+                              "Words of the shared data buffer; task regions must lie inside it."});
+  t.memory_words = s.integer(
+      "memory_words", {64, int64_t{1} << 30, int64_t{1} << 16,
+                       "Words of system memory the task manager can address for descriptors; "
+                       "a task list must fit."});
+  t.memory_latency = static_cast<int>(s.integer(
+      "memory_latency",
+      {1, 64, 4,
+       "Cycles from a descriptor read to its data in the system model (npugen schedule and "
+       "the testbench's default); the RTL takes any in-order latency."}));
+  t.cycle_bits = static_cast<int>(s.integer(
+      "cycle_bits", {8, 32, 24, "Width of a task's work-cycle count (engine register)."}));
+  t.planar_words_per_cycle = static_cast<int>(s.integer(
+      "planar_words_per_cycle",
+      {1, 1024, 4,
+       "Words a planar engine reads plus writes per cycle; planar task durations of networks "
+       "(npugen schedule --network) follow from it."}));
+  s.finish();
+  return t;
+}
+
 // The schema. Reading a document and describing the schema run this same code.
 Config read(Reader& r, Section root) {
   Config c;
@@ -230,6 +278,7 @@ Config read(Reader& r, Section root) {
   pe.finish();
 
   c.vq = read_vq(r, root);
+  c.tasks = read_tasks(root);
 
   Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
   c.sim.cycles = sim.integer(
@@ -314,6 +363,20 @@ nlohmann::json zero_skip_json(const ZeroSkipConfig& z) {
                         {"step_buffer_depth", z.step_buffer_depth}};
 }
 
+nlohmann::json tasks_json(const TasksConfig& t) {
+  return nlohmann::json{{"enabled", t.enabled},
+                        {"entries", t.entries},
+                        {"queues", t.queues},
+                        {"neural_engines", t.neural_engines},
+                        {"planar_engines", t.planar_engines},
+                        {"config_queue_depth", t.config_queue_depth},
+                        {"buffer_words", t.buffer_words},
+                        {"memory_words", t.memory_words},
+                        {"memory_latency", t.memory_latency},
+                        {"cycle_bits", t.cycle_bits},
+                        {"planar_words_per_cycle", t.planar_words_per_cycle}};
+}
+
 nlohmann::json vq_json(const VqConfig& v) {
   return nlohmann::json{{"enabled", v.enabled},
                         {"rows", v.rows},
@@ -342,6 +405,7 @@ nlohmann::json to_json(const Config& c) {
                           {"adder_tree", {{"pipeline_stages", c.pe_array.adder_tree_stages}}},
                           {"zero_skip", zero_skip_json(c.pe_array.zero_skip)}}},
                         {"vq", vq_json(c.vq)},
+                        {"tasks", tasks_json(c.tasks)},
                         {"sim",
                          {{"cycles", c.sim.cycles},
                           {"seed", c.sim.seed},

@@ -73,6 +73,20 @@ struct VqConfig {
   std::string memory = "ram";          ///< ram: Yosys infers memories; flops: registers
 };
 
+struct TasksConfig {
+  bool enabled = false;
+  int entries = 8;  ///< E: task buffer entries
+  int queues = 2;   ///< K: task queues
+  int neural_engines = 1;
+  int planar_engines = 1;
+  int config_queue_depth = 2;
+  int64_t buffer_words = 1 << 20;  ///< shared data buffer, in words
+  int64_t memory_words = 1 << 16;  ///< descriptor memory the task manager addresses
+  int memory_latency = 4;          ///< system-memory read latency (scheduler, testbench)
+  int cycle_bits = 24;             ///< width of a task's work-cycle count
+  int planar_words_per_cycle = 4;  ///< planar engine I/O rate (network task durations)
+};
+
 struct SimConfig {
   int64_t cycles = 0;
   int64_t seed = 0;
@@ -84,6 +98,7 @@ struct Config {
   DesignConfig design;
   PeArrayConfig pe_array;
   VqConfig vq;
+  TasksConfig tasks;
   SimConfig sim;
   std::filesystem::path source;  ///< the file it was read from (not part of the hash)
 };

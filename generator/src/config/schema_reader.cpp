@@ -287,6 +287,40 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
   return out;
 }
 
+bool Section::has(const std::string& key) const { return find(key) != nullptr; }
+
+std::vector<Section::Name> Section::names(const std::string& key, const char* doc, int min_count,
+                                          int max_count) {
+  document(key, "list", "[]", fmt::format("{} to {} identifiers", min_count, max_count), doc);
+  std::vector<Name> out;
+  const Item* item = find(key);
+  if (item == nullptr || item->value.IsNull()) return out;
+  if (!item->value.IsSequence()) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("expected a list of names, got {}", show_scalar(item->value)));
+    return out;
+  }
+  const int count = static_cast<int>(item->value.size());
+  if (count < min_count || count > max_count) {
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("{} name(s) given: expected {} to {}", count, min_count, max_count));
+    return out;
+  }
+  static const std::regex kName("[A-Za-z][A-Za-z0-9_]{0,62}");
+  for (int i = 0; i < count; ++i) {
+    const YAML::Node element = item->value[i];
+    const Location where = location_from(element.Mark());
+    if (!element.IsScalar() || !std::regex_match(element.Scalar(), kName)) {
+      reader_->error(where, fmt::format("{}[{}]", path_of(key), i),
+                     fmt::format("expected a name (letter, then letters, digits, _), got {}",
+                                 show_scalar(element)));
+      continue;
+    }
+    out.push_back(Name{element.Scalar(), where});
+  }
+  return out;
+}
+
 void Section::finish() {
   for (const auto& item : items_) {
     if (std::find(known_.begin(), known_.end(), item.key) != known_.end()) continue;

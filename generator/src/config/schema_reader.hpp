@@ -73,6 +73,15 @@ class Section {
   std::vector<Section> list(const std::string& key, const char* doc, int min_count, int max_count,
                             int default_count);
 
+  /// A list of names (identifiers), each with where it sits; absent: empty.
+  struct Name {
+    std::string text;
+    Location location;
+  };
+  std::vector<Name> names(const std::string& key, const char* doc, int min_count, int max_count);
+  /// Whether the mapping has the key (reading it is still up to the caller).
+  [[nodiscard]] bool has(const std::string& key) const;
+
   /// Reports every key of the mapping that no reader asked for, with a suggestion.
   void finish();
 

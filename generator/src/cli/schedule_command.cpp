@@ -1,0 +1,241 @@
+// npugen schedule: runs a task list (or a network compiled into one) through the golden
+// task unit (SPEC M2) and reports when each task ran, the makespan against serial
+// execution and the lower bound, and draws the timeline.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "npugen/golden/task_analysis.hpp"
+#include "npugen/golden/task_system.hpp"
+#include "sched/network.hpp"
+#include "sched/task_file.hpp"
+#include "util/output_tree.hpp"
+
+namespace fs = std::filesystem;
+
+namespace npugen::cli {
+namespace {
+
+struct ScheduleOptions {
+  std::string config;
+  std::string tasks;
+  std::string network;
+  std::string out;
+  std::string svg;
+  std::string descriptors;
+  bool quiet = false;
+};
+
+struct Report {
+  std::vector<golden::Task> tasks;
+  golden::ScheduleRun run;
+  golden::ScheduleRun serial;
+  golden::ScheduleBounds bounds;
+  double efficiency = 0;  ///< (serial - makespan) / (serial - lower bound); 1 when equal
+  bool checked = false;
+};
+
+constexpr size_t kCheckLimit = 20000;  // the pairwise hazard check is O(n^2)
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string gantt_svg(const Report& r, const golden::TaskParams& p, const std::string& title) {
+  const unsigned ne = p.neural_engines, pe = p.planar_engines;
+  const unsigned rows = ne + pe;
+  const double left = 90, width = 1100, row_h = 34, top = 40;
+  const double span = static_cast<double>(std::max<uint64_t>(r.run.makespan, 1));
+  const double height = top + rows * row_h + 50;
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
+      "font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{:.0f}\" y=\"20\" font-size=\"14\">{}: makespan {} cycles, serial {}, lower "
+      "bound {}</text>\n",
+      left + width + 20, height, left, xml_escape(title), r.run.makespan, r.serial.makespan,
+      r.bounds.lower_bound);
+  for (unsigned row = 0; row < rows; ++row) {
+    const double y = top + row * row_h;
+    s += fmt::format("<text x=\"8\" y=\"{:.0f}\">{} {}</text>\n", y + row_h / 2 + 4,
+                     row < ne ? "neural" : "planar", row < ne ? row : row - ne);
+    s += fmt::format(
+        "<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#ddd\"/>\n", left,
+        y + row_h, left + width, y + row_h);
+  }
+  for (size_t i = 0; i < r.tasks.size(); ++i) {
+    const golden::Task& t = r.tasks[i];
+    const golden::TaskTiming& tm = r.run.timing[i];
+    const bool neural = t.kind() == golden::EngineKind::kNeural;
+    const unsigned row = neural ? tm.engine : ne + tm.engine;
+    const double x = left + width * static_cast<double>(tm.start) / span;
+    const double w = std::max(1.0, width * static_cast<double>(tm.end - tm.start) / span);
+    const double y = top + row * row_h + 4;
+    s += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{:.0f}\" width=\"{:.1f}\" height=\"{:.0f}\" fill=\"{}\" "
+        "stroke=\"#333\" stroke-width=\"0.5\"><title>{} ({}): cycles {} to {}</title></rect>\n",
+        x, y, w, row_h - 8, neural ? "#7aa6d8" : "#f0b35e", xml_escape(t.name),
+        golden::op_name(t.op), tm.start, tm.end);
+    if (w > 7.0 * static_cast<double>(t.name.size())) {
+      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.0f}\">{}</text>\n", x + 3, y + row_h / 2 + 1,
+                       xml_escape(t.name));
+    }
+  }
+  const double axis_y = top + rows * row_h + 16;
+  for (int k = 0; k <= 10; ++k) {
+    const double x = left + width * k / 10.0;
+    s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">{:.0f}</text>\n", x,
+                     axis_y, span * k / 10.0);
+  }
+  s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">cycle</text>\n</svg>\n", left, axis_y + 18);
+  return s;
+}
+
+nlohmann::json report_json(const Report& r, const golden::TaskParams& p) {
+  nlohmann::json tasks = nlohmann::json::array();
+  for (size_t i = 0; i < r.tasks.size(); ++i) {
+    const golden::Task& t = r.tasks[i];
+    const golden::TaskTiming& tm = r.run.timing[i];
+    tasks.push_back({{"name", t.name},
+                     {"op", golden::op_name(t.op)},
+                     {"engine", fmt::format("{}{}", golden::kind_name(t.kind()), tm.engine)},
+                     {"cycles", t.cycles},
+                     {"start", tm.start},
+                     {"end", tm.end}});
+  }
+  return {{"tasks", tasks},
+          {"makespan", r.run.makespan},
+          {"serial_makespan", r.serial.makespan},
+          {"lower_bound",
+           {{"value", r.bounds.lower_bound},
+            {"critical_path", r.bounds.critical_path},
+            {"neural_work_per_engine", r.bounds.kind_bound[0]},
+            {"planar_work_per_engine", r.bounds.kind_bound[1]}}},
+          {"total_work", r.bounds.total_work},
+          {"overlap_efficiency", r.efficiency},
+          {"hazard_check", r.checked ? "passed" : "skipped (more than 20000 tasks)"},
+          {"task_unit",
+           {{"entries", p.entries},
+            {"neural_engines", p.neural_engines},
+            {"planar_engines", p.planar_engines},
+            {"config_queue_depth", p.config_queue_depth},
+            {"memory_latency", p.memory_latency}}}};
+}
+
+void print_report(const Report& r, const golden::TaskParams& p) {
+  std::printf("%-16s %-12s %-9s %10s %10s %10s\n", "task", "op", "engine", "cycles", "start",
+              "end");
+  for (size_t i = 0; i < r.tasks.size() && i < 200; ++i) {
+    const golden::Task& t = r.tasks[i];
+    const golden::TaskTiming& tm = r.run.timing[i];
+    std::printf("%-16s %-12s %-9s %10llu %10llu %10llu\n", t.name.c_str(),
+                std::string(golden::op_name(t.op)).c_str(),
+                fmt::format("{}{}", golden::kind_name(t.kind()), tm.engine).c_str(),
+                static_cast<unsigned long long>(t.cycles),
+                static_cast<unsigned long long>(tm.start), static_cast<unsigned long long>(tm.end));
+  }
+  if (r.tasks.size() > 200) std::printf("... (%zu tasks; all in the JSON)\n", r.tasks.size());
+  std::printf(
+      "makespan %llu cycles; serial (one task at a time) %llu; lower bound %llu (critical path "
+      "%llu, neural work %llu over %u engine(s), planar work %llu over %u)\n"
+      "overlap efficiency (serial - makespan) / (serial - lower bound) = %.3f; hazard check %s\n",
+      static_cast<unsigned long long>(r.run.makespan),
+      static_cast<unsigned long long>(r.serial.makespan),
+      static_cast<unsigned long long>(r.bounds.lower_bound),
+      static_cast<unsigned long long>(r.bounds.critical_path),
+      static_cast<unsigned long long>(r.bounds.work[0]), p.neural_engines,
+      static_cast<unsigned long long>(r.bounds.work[1]), p.planar_engines, r.efficiency,
+      r.checked ? "passed" : "skipped (more than 20000 tasks)");
+}
+
+void schedule(const ScheduleOptions& o) {
+  const elab::Design design = load_design(o.config);
+  if (!design.config.tasks.enabled) {
+    throw CommandError(kBadInput, fmt::format("{}: the task unit is not enabled (tasks.enabled: "
+                                              "false); nothing was written",
+                                              o.config));
+  }
+  if (o.tasks.empty() == o.network.empty()) {
+    throw CommandError(kBadInput, "give exactly one of --tasks and --network; nothing was written");
+  }
+  const golden::TaskParams params = sched::task_params(design.config);
+  const sched::TaskListResult loaded = o.tasks.empty()
+                                           ? sched::load_network_file(o.network, design.config)
+                                           : sched::load_task_file(o.tasks, params);
+  const std::string input = o.tasks.empty() ? o.network : o.tasks;
+  if (!loaded.tasks) {
+    for (const auto& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+    throw CommandError(kBadInput, fmt::format("{} error(s) in {}; nothing was written",
+                                              loaded.diagnostics.size(), input));
+  }
+  Report r;
+  r.tasks = *loaded.tasks;
+  r.run = golden::run_task_list(params, r.tasks);
+  golden::TaskParams one = params;
+  one.entries = 1;
+  r.serial = golden::run_task_list(one, r.tasks);
+  r.bounds = golden::schedule_bounds(r.tasks, params);
+  const double gap = static_cast<double>(r.serial.makespan) - double(r.bounds.lower_bound);
+  r.efficiency = gap <= 0 ? 1.0 : (double(r.serial.makespan) - double(r.run.makespan)) / gap;
+  if (r.tasks.size() <= kCheckLimit) {
+    const auto problems = golden::check_schedule(r.tasks, r.run.timing, params);
+    for (const auto& p : problems) std::fprintf(stderr, "hazard: %s\n", p.c_str());
+    if (!problems.empty()) {
+      throw CommandError(kSimulationFailed, "the schedule breaks the execution rules");
+    }
+    r.checked = true;
+  }
+  if (!o.quiet) print_report(r, params);
+  const fs::path out = o.out.empty() ? fs::path(fs::path(input).stem().string() + ".schedule.json")
+                                     : fs::path(o.out);
+  util::write_file_atomically(out, report_json(r, params).dump(2) + "\n");
+  if (!o.quiet) std::printf("wrote %s\n", out.c_str());
+  if (!o.svg.empty()) {
+    util::write_file_atomically(o.svg, gantt_svg(r, params, fs::path(input).filename().string()));
+    if (!o.quiet) std::printf("wrote %s\n", o.svg.c_str());
+  }
+  if (!o.descriptors.empty()) {
+    const golden::DescriptorImage image = golden::encode_task_list(r.tasks, params);
+    util::write_file_atomically(o.descriptors, golden::image_bytes(image.words));
+    if (!o.quiet) {
+      std::printf("wrote %s (%zu descriptor words)\n", o.descriptors.c_str(), image.words.size());
+    }
+  }
+}
+
+}  // namespace
+
+void add_schedule_command(CLI::App& app) {
+  static ScheduleOptions o;
+  auto* cmd = app.add_subcommand(
+      "schedule",
+      "Run a task list (--tasks) or a network (--network) through the golden task unit (SPEC "
+      "M2) of CONFIG: per-task start and end cycles, the makespan, the serial makespan, a lower "
+      "bound and the overlap efficiency; printed, and written as JSON to --out.");
+  cmd->add_option("config", o.config, "Configuration file (tasks.enabled: true)")->required();
+  cmd->add_option("--tasks", o.tasks, "Task list YAML (docs/tasks.md)");
+  cmd->add_option("--network", o.network, "Network YAML (docs/tasks.md)");
+  cmd->add_option("--out", o.out, "Schedule JSON (default: <input stem>.schedule.json)");
+  cmd->add_option("--svg", o.svg, "Also draw the timeline as a Gantt chart (SVG)");
+  cmd->add_option("--descriptors", o.descriptors,
+                  "Also write the task list as binary descriptors (little-endian 32-bit words)");
+  cmd->add_flag("--quiet", o.quiet, "Print nothing but errors");
+  cmd->callback([] { schedule(o); });
+}
+
+}  // namespace npugen::cli

@@ -1,0 +1,30 @@
+// Reading task lists (npugen schedule --tasks) and checking any task list against the
+// task unit's limits. Every problem is reported with the file, line and task.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "config/diagnostic.hpp"
+#include "npugen/golden/task_list.hpp"
+#include "npugen/golden/task_params.hpp"
+
+namespace npugen::sched {
+
+struct TaskListResult {
+  std::optional<std::vector<golden::Task>> tasks;  ///< present exactly when no diagnostics
+  config::Diagnostics diagnostics;
+};
+
+/// Reads a task list file (format in docs/tasks.md).
+TaskListResult load_task_file(const std::filesystem::path& file, const golden::TaskParams& params);
+TaskListResult load_task_text(const std::string& text, const std::string& display_name,
+                              const golden::TaskParams& params);
+
+/// Limits any list must meet (regions in the buffer, cycles in their register, the
+/// descriptors in memory); appends a diagnostic per problem, at `where` in `file`.
+void check_task_limits(const std::vector<golden::Task>& tasks, const golden::TaskParams& params,
+                       const std::string& file, config::Diagnostics& out);
+
+}  // namespace npugen::sched
