@@ -22,7 +22,8 @@ uint32_t checked(uint64_t value, unsigned bits, size_t task, const char* what) {
 
 }  // namespace
 
-DescriptorImage encode_task_list(const std::vector<Task>& tasks, const TaskParams& params) {
+DescriptorImage encode_task_list(const std::vector<Task>& tasks, const TaskParams& params,
+                                 uint32_t first_id) {
   DescriptorImage image;
   const unsigned rb = params.region_bits();
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -31,7 +32,7 @@ DescriptorImage encode_task_list(const std::vector<Task>& tasks, const TaskParam
     std::vector<uint32_t>& w = image.words;
     const size_t first = w.size();
     image.offsets.push_back(first);
-    w.push_back((static_cast<uint32_t>(i & 0xFFFF) << task_desc::kTaskIdShift) |
+    w.push_back((((first_id + static_cast<uint32_t>(i)) & 0xFFFF) << task_desc::kTaskIdShift) |
                 (checked(t.network_id, 8, i, "network id") << task_desc::kNetworkIdShift) |
                 (uint32_t{t.task_switch} << task_desc::kTaskSwitchBit) |
                 (uint32_t{t.input_in_memory} << task_desc::kInMemoryBit) |

@@ -173,7 +173,7 @@ void schedule(const ScheduleOptions& o) {
   if (o.tasks.empty() == o.network.empty()) {
     throw CommandError(kBadInput, "give exactly one of --tasks and --network; nothing was written");
   }
-  const golden::TaskParams params = sched::task_params(design.config);
+  const golden::TaskParams params = design.tasks.params;
   const sched::TaskListResult loaded = o.tasks.empty()
                                            ? sched::load_network_file(o.network, design.config)
                                            : sched::load_task_file(o.tasks, params);

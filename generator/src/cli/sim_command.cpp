@@ -44,8 +44,10 @@ void require_sim_tools() {
 SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force,
                    const std::string& block) {
   const bool vq = block == "vq";
+  const bool tasks = block == "tasks";
   const fs::path build_dir =
-      dir / "sim" / fmt::format("build{}{}", vq ? "-vq" : "", trace ? "-trace" : "");
+      dir / "sim" /
+      fmt::format("build{}{}", block == "pe_array" ? "" : "-" + block, trace ? "-trace" : "");
   const fs::path stamp = build_dir / ".npugen-build-hash";
   SimBuild result{build_dir / "sim", false, 0};
 
@@ -68,11 +70,14 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   fs::create_directories(build_dir, ec);
   const fs::path log = build_dir / "npugen-build.log";
   std::printf("building the verilated model of %s%s (log: %s)\n",
-              (vq ? design.vq.dequant_module : design.top).c_str(),
+              (vq      ? design.vq.dequant_module
+               : tasks ? design.tasks.unit_module
+                       : design.top)
+                  .c_str(),
               trace ? " with FST tracing" : "", log.string().c_str());
   std::vector<std::string> argv = {"make", "-C", (dir / "sim").string()};
   if (trace) argv.push_back("TRACE=1");
-  if (vq) argv.push_back("BLOCK=vq");
+  if (block != "pe_array") argv.push_back("BLOCK=" + block);
   const int rc = util::run_program(argv, log);
   if (rc != 0) {
     throw CommandError(kToolFailed,
@@ -108,12 +113,14 @@ void add_sim_command(CLI::App& app) {
     uint64_t trace_from = 0;
     std::string mode = "check";
     std::string vectors;
+    std::string descriptors;
   };
   static Options o;
   cmd->add_option("CONFIG", o.config_file, "YAML configuration file")->required();
   cmd->add_option("--block", o.block,
-                  "Block to co-simulate: pe_array, or vq (the dequantizer, when vq.enabled)")
-      ->check(CLI::IsMember({"pe_array", "vq"}))
+                  "Block to co-simulate: pe_array, vq (the dequantizer, when vq.enabled) or "
+                  "tasks (the task unit, when tasks.enabled)")
+      ->check(CLI::IsMember({"pe_array", "vq", "tasks"}))
       ->capture_default_str();
   cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
   cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
@@ -128,10 +135,29 @@ void add_sim_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--vectors", o.vectors,
                   "Also write stimulus and expected outputs (for the Icarus replay bench)");
+  cmd->add_option("--descriptors", o.descriptors,
+                  "--block tasks: run this task list (npugen schedule --descriptors) to "
+                  "completion instead of the random scenarios");
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
     const bool vq = o.block == "vq";
+    const bool tasks = o.block == "tasks";
+    if (tasks && !design.tasks.enabled) {
+      throw CommandError(kBadInput, fmt::format("{}: --block tasks: tasks.enabled is false, so "
+                                                "the design has no task unit",
+                                                o.config_file));
+    }
+    if (tasks && (o.mode != "check" || !o.vectors.empty())) {
+      throw CommandError(kBadInput,
+                         fmt::format("{}: --block tasks has one mode, check", o.config_file));
+    }
+    if (!tasks && !o.descriptors.empty()) {
+      throw CommandError(kBadInput, "--descriptors is for --block tasks");
+    }
+    if (!o.descriptors.empty() && !fs::is_regular_file(o.descriptors)) {
+      throw CommandError(kBadInput, fmt::format("{}: no such file", o.descriptors));
+    }
     if (vq && !design.vq.enabled) {
       throw CommandError(kBadInput, fmt::format("{}: --block vq: vq.enabled is false, so the "
                                                 "design has no dequantizer",
@@ -143,10 +169,10 @@ void add_sim_command(CLI::App& app) {
                                      "throughput; --mode {}{} is for the dense array",
                                      o.config_file, o.mode, o.vectors.empty() ? "" : " --vectors"));
     }
-    if (!vq && o.mode == "throughput") {
+    if (!vq && !tasks && o.mode == "throughput") {
       throw CommandError(kBadInput, "--mode throughput is for --block vq");
     }
-    if (!vq && design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
+    if (!vq && !tasks && design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
       throw CommandError(kBadInput,
                          fmt::format("{}: the zero-skipping array's co-simulation has one mode, "
                                      "check (RTL against golden, golden and RTL against the "
@@ -165,8 +191,12 @@ void add_sim_command(CLI::App& app) {
 
     std::string repro = fmt::format("npugen sim {}", o.config_file);
     if (!o.out.empty()) repro += fmt::format(" -o {}", o.out);
-    if (vq) repro += " --block vq";
-    std::vector<std::string> argv = {build.binary.string(), "--mode", o.mode, "--repro", repro};
+    if (o.block != "pe_array") repro += " --block " + o.block;
+    std::vector<std::string> argv = {build.binary.string(), "--repro", repro};
+    if (!tasks) argv.insert(argv.end(), {"--mode", o.mode});
+    if (!o.descriptors.empty()) {
+      argv.insert(argv.end(), {"--descriptors", fs::absolute(o.descriptors).string()});
+    }
     if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
     if (o.cycles) argv.insert(argv.end(), {"--cycles", std::to_string(*o.cycles)});
     if (trace) {

@@ -13,6 +13,7 @@ Design elaborate(const config::Config& config) {
   d.pe_array = elaborate_pe_array(config);
   d.zero_skip = elaborate_zero_skip(config);
   d.vq = elaborate_vq(config);
+  d.tasks = elaborate_tasks(config);
   d.top = d.pe_array.array_module;
   return d;
 }
@@ -50,6 +51,18 @@ nlohmann::json resolved_json(const Design& d) {
                   {"codebook_bits_per_copy", uint64_t{p.rows} * d.vq.row_width},
                   {"modules", {d.vq.dequant_module, d.vq.codebook_module}}};
   }
+  nlohmann::json derived_tasks = nullptr;
+  if (d.tasks.enabled) {
+    const auto& p = d.tasks.params;
+    derived_tasks = {{"region_bits", p.region_bits()},
+                     {"memory_address_bits", p.memory_address_bits()},
+                     {"entry_bits", p.entry_bits()},
+                     {"sequence_bits", p.seq_bits()},
+                     {"task_config_bits", d.tasks.config_width},
+                     {"modules",
+                      {d.tasks.unit_module, d.tasks.manager_module, d.tasks.config_queue_module,
+                       d.tasks.buffer_module}}};
+  }
   return nlohmann::json{{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
                         {"config_file", d.config_file},
                         {"config_hash", d.config_hash},
@@ -65,7 +78,8 @@ nlohmann::json resolved_json(const Design& d) {
                             {"adder_tree_levels", levels},
                             {"modules", {pe.array_module, pe.tile_module, pe.tree_module}}}},
                           {"zero_skip", derived_zs},
-                          {"vq", derived_vq}}}};
+                          {"vq", derived_vq},
+                          {"tasks", derived_tasks}}}};
 }
 
 }  // namespace npugen::elab

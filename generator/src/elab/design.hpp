@@ -7,6 +7,7 @@
 
 #include "config/config.hpp"
 #include "elab/pe_array_design.hpp"
+#include "elab/tasks_design.hpp"
 #include "elab/vq_design.hpp"
 #include "elab/zero_skip_design.hpp"
 
@@ -20,6 +21,7 @@ struct Design {
   PeArrayDesign pe_array;
   ZeroSkipDesign zero_skip;
   VqDesign vq;
+  TasksDesign tasks;
 
   /// The first 16 hex digits of the hash, as file headers show it.
   [[nodiscard]] std::string short_hash() const { return config_hash.substr(0, 16); }

@@ -7,6 +7,7 @@
 #include "emit/eda_emitter.hpp"
 #include "emit/rtl_emitter.hpp"
 #include "emit/sim_emitter.hpp"
+#include "emit/tasks_rtl_emitter.hpp"
 #include "emit/vq_rtl_emitter.hpp"
 #include "util/sha256.hpp"
 #include "version.hpp"
@@ -34,6 +35,13 @@ util::FileMap emit_design(const elab::Design& design) {
                       {"top", design.vq.dequant_module},
                       {"synthesis_script", vq.yosys},
                       {"register_map", {vq.registers_md, vq.registers_h}}});
+  }
+  if (design.tasks.enabled) {
+    const TasksPaths tasks = tasks_paths(design);
+    blocks.push_back({{"block", "tasks"},
+                      {"top", design.tasks.unit_module},
+                      {"synthesis_script", tasks.yosys},
+                      {"register_map", {tasks.registers_md, tasks.registers_h}}});
   }
   const nlohmann::json manifest = {{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
                                    {"design", design.config.design.name},

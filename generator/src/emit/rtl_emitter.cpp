@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "emit/templates.hpp"
+#include "emit/tasks_rtl_emitter.hpp"
 #include "emit/vq_rtl_emitter.hpp"
 #include "emit/zs_rtl_emitter.hpp"
 
@@ -174,6 +175,11 @@ std::vector<std::string> emit_rtl(const elab::Design& design, util::FileMap& fil
     const auto vq = emit_vq_rtl(design, files);
     paths.insert(paths.end(), vq.begin(), vq.end());
     emit_vq_docs(design, vq, files);
+  }
+  if (design.tasks.enabled) {
+    const auto tasks = emit_tasks_rtl(design, files);
+    paths.insert(paths.end(), tasks.begin(), tasks.end());
+    emit_tasks_docs(design, tasks, files);
   }
   return paths;
 }

@@ -18,7 +18,12 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   mk.set("filelist", eda_paths(design).filelist);
   mk.set("vq", flag(design.vq.enabled));
   mk.set("vq_top", design.vq.dequant_module);
-  mk.set("blocks", design.vq.enabled ? "pe_array and vq" : "pe_array");
+  mk.set("tasks", flag(design.tasks.enabled));
+  mk.set("tasks_top", design.tasks.unit_module);
+  std::string blocks = "pe_array";
+  if (design.vq.enabled) blocks += design.tasks.enabled ? ", vq" : " and vq";
+  if (design.tasks.enabled) blocks += " and tasks";
+  mk.set("blocks", blocks);
   files["sim/Makefile"] = render("sim_makefile.mustache", mk);
 
   TemplateData p = common_data(design, "//");
@@ -55,6 +60,18 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   p.set("vq_index_bits", std::to_string(vq.index_bits()));
   const char* kinds[] = {"kInt", "kUint", "kFp16", "kBf16"};
   p.set("vq_kind", kinds[static_cast<int>(vq.weight.kind)]);
+  const auto& tp = design.tasks.params;
+  p.set("tasks", flag(design.tasks.enabled));
+  p.set("tasks_entries", std::to_string(tp.entries));
+  p.set("tasks_queues", std::to_string(tp.queues));
+  p.set("tasks_neural", std::to_string(tp.neural_engines));
+  p.set("tasks_planar", std::to_string(tp.planar_engines));
+  p.set("tasks_cq", std::to_string(tp.config_queue_depth));
+  p.set("tasks_buffer_words", std::to_string(tp.buffer_words));
+  p.set("tasks_memory_words", std::to_string(tp.memory_words));
+  p.set("tasks_latency", std::to_string(tp.memory_latency));
+  p.set("tasks_cycle_bits", std::to_string(tp.cycle_bits));
+  p.set("tasks_region_bits", std::to_string(tp.region_bits()));
   files["sim/design_params.hpp"] = render("design_params.hpp.mustache", p);
 
   // The Icarus replay bench drives the dense array's ports; the zero-skipping array is

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "config/schema_reader.hpp"
+#include "elab/tasks_design.hpp"
 
 namespace npugen::sched {
 namespace {
@@ -74,21 +75,6 @@ class BufferAllocator {
 
 }  // namespace
 
-golden::TaskParams task_params(const config::Config& config) {
-  const config::TasksConfig& t = config.tasks;
-  golden::TaskParams p;
-  p.entries = static_cast<unsigned>(t.entries);
-  p.queues = static_cast<unsigned>(t.queues);
-  p.neural_engines = static_cast<unsigned>(t.neural_engines);
-  p.planar_engines = static_cast<unsigned>(t.planar_engines);
-  p.config_queue_depth = static_cast<unsigned>(t.config_queue_depth);
-  p.buffer_words = static_cast<uint64_t>(t.buffer_words);
-  p.memory_words = static_cast<uint64_t>(t.memory_words);
-  p.memory_latency = static_cast<unsigned>(t.memory_latency);
-  p.cycle_bits = static_cast<unsigned>(t.cycle_bits);
-  return p;
-}
-
 TaskListResult load_network_text(const std::string& text, const std::string& display_name,
                                  const config::Config& config) {
   TaskListResult result;
@@ -100,7 +86,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
         {display_name, e.mark.line + 1, e.mark.column + 1, "", "malformed YAML: " + e.msg});
     return result;
   }
-  const golden::TaskParams params = task_params(config);
+  const golden::TaskParams params = elab::task_params(config);
   config::Diagnostics& diags = result.diagnostics;
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);

@@ -17,7 +17,4 @@ TaskListResult load_network_file(const std::filesystem::path& file, const config
 TaskListResult load_network_text(const std::string& text, const std::string& display_name,
                                  const config::Config& config);
 
-/// Golden-model parameters of the task unit a configuration describes.
-golden::TaskParams task_params(const config::Config& config);
-
 }  // namespace npugen::sched

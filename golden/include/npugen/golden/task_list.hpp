@@ -43,9 +43,10 @@ struct DescriptorImage {
   std::vector<uint64_t> offsets;  ///< first word of each task's descriptor
 };
 
-/// Encodes tasks; task i gets id i mod 2^16. Throws std::invalid_argument when a field
-/// does not fit its register (the caller validates lists first).
-DescriptorImage encode_task_list(const std::vector<Task>& tasks, const TaskParams& params);
+/// Encodes tasks; task i gets id (first_id + i) mod 2^16. Throws std::invalid_argument
+/// when a field does not fit its register (the caller validates lists first).
+DescriptorImage encode_task_list(const std::vector<Task>& tasks, const TaskParams& params,
+                                 uint32_t first_id = 0);
 /// Decodes an image (back-to-back descriptors); throws std::invalid_argument naming the
 /// word where it is malformed. Names are "T<index>".
 std::vector<Task> decode_task_list(const std::vector<uint32_t>& words);

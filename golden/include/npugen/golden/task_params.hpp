@@ -53,18 +53,22 @@ struct TaskParams {
   unsigned memory_latency = 4;      ///< cycles from a read request to its data (system model)
   unsigned cycle_bits = 24;         ///< width of a task's work-cycle count
 
-  [[nodiscard]] unsigned engines(EngineKind k) const {
+  [[nodiscard]] constexpr unsigned engines(EngineKind k) const {
     return k == EngineKind::kNeural ? neural_engines : planar_engines;
   }
   /// Bits of a buffer address or region size (sizes up to buffer_words inclusive).
-  [[nodiscard]] unsigned region_bits() const { return field_bits(buffer_words + 1); }
-  [[nodiscard]] unsigned memory_address_bits() const { return field_bits(memory_words); }
-  [[nodiscard]] unsigned entry_bits() const { return field_bits(entries); }
-  [[nodiscard]] unsigned queue_bits() const { return field_bits(queues); }
+  [[nodiscard]] constexpr unsigned region_bits() const { return field_bits(buffer_words + 1); }
+  [[nodiscard]] constexpr unsigned memory_address_bits() const { return field_bits(memory_words); }
+  [[nodiscard]] constexpr unsigned entry_bits() const { return field_bits(entries); }
+  [[nodiscard]] constexpr unsigned queue_bits() const { return field_bits(queues); }
   /// Per-kind start sequence numbers: unique among the <= E tasks in the buffer.
-  [[nodiscard]] unsigned seq_bits() const { return field_bits(entries) + 1; }
-  [[nodiscard]] unsigned engine_bits(EngineKind k) const { return field_bits(engines(k)); }
-  [[nodiscard]] unsigned config_queue_bits() const { return field_bits(config_queue_depth + 1); }
+  [[nodiscard]] constexpr unsigned seq_bits() const { return field_bits(entries) + 1; }
+  [[nodiscard]] constexpr unsigned engine_bits(EngineKind k) const {
+    return field_bits(engines(k));
+  }
+  [[nodiscard]] constexpr unsigned config_queue_bits() const {
+    return field_bits(config_queue_depth + 1);
+  }
 };
 
 /// Task-queue registers (write-only; word address = queue * kQueueStride + offset).
@@ -78,7 +82,7 @@ inline constexpr unsigned kBaseIndex = 3;  ///< base-table index (8 bits), carri
 inline constexpr unsigned kPriority = 4;   ///< priority (4 bits); higher wins, ties to lower queue
 inline constexpr unsigned kAddressBits = 8;
 inline constexpr unsigned kPriorityBits = 4;
-inline constexpr unsigned kCountBits = 16;
+inline constexpr unsigned kCountBits = 24;
 }  // namespace task_csr
 
 /// Descriptor layout (32-bit words). Header: 4 words; then groups of one group word

@@ -1,0 +1,181 @@
+#include "emit/tasks_rtl_emitter.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "emit/templates.hpp"
+#include "npugen/golden/task_params.hpp"
+
+namespace npugen::emit {
+namespace {
+
+std::string n(int64_t v) { return std::to_string(v); }
+
+// A count of zero-extension to `to` bits of a `from`-bit signal (or its low bits).
+std::string fit(const std::string& signal, int from, int to) {
+  if (from == to) return signal;
+  if (from > to) return fmt::format("{}[{}:0]", signal, to - 1);
+  return fmt::format("{{{}'d0, {}}}", to - from, signal);
+}
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+TemplateData tasks_data(const elab::Design& design) {
+  const auto& t = design.tasks;
+  const auto& p = t.params;
+  const int rb = static_cast<int>(p.region_bits());
+  const int cb = static_cast<int>(p.cycle_bits);
+  const int maw = static_cast<int>(p.memory_address_bits());
+  const int eb = static_cast<int>(p.entry_bits());
+  const int qb = static_cast<int>(p.queue_bits());
+  const int sb = static_cast<int>(p.seq_bits());
+  const int neb = static_cast<int>(p.engine_bits(golden::EngineKind::kNeural));
+  const int peb = static_cast<int>(p.engine_bits(golden::EngineKind::kPlanar));
+  const int cq = static_cast<int>(p.config_queue_depth);
+  const int cqp = static_cast<int>(golden::field_bits(p.config_queue_depth));
+  const int cqc = static_cast<int>(p.config_queue_bits());
+  TemplateData d = common_data(design, "//");
+  d.set("unit_module", t.unit_module);
+  d.set("manager_module", t.manager_module);
+  d.set("config_queue_module", t.config_queue_module);
+  d.set("buffer_module", t.buffer_module);
+  d.set("queues", n(p.queues));
+  d.set("entries", n(p.entries));
+  d.set("neural_engines", n(p.neural_engines));
+  d.set("planar_engines", n(p.planar_engines));
+  d.set("ne_msb", n(p.neural_engines - 1));
+  d.set("pe_msb", n(p.planar_engines - 1));
+  d.set("neb", n(neb));
+  d.set("neb_msb", n(neb - 1));
+  d.set("peb", n(peb));
+  d.set("peb_msb", n(peb - 1));
+  d.set("cq_depth", n(cq));
+  d.set("cq_last", n(cq - 1));
+  d.set("cqp", n(cqp));
+  d.set("cqp_msb", n(cqp - 1));
+  d.set("cqc", n(cqc));
+  d.set("cqc_msb", n(cqc - 1));
+  d.set("cfg_msb", n(t.config_width - 1));
+  d.set("rb", n(rb));
+  d.set("rb_msb", n(rb - 1));
+  d.set("cb", n(cb));
+  d.set("cb_msb", n(cb - 1));
+  d.set("cycles_lsb", n(35 + 6 * rb));
+  d.set("cfg_upper_zero", fmt::format("{}'d0", t.config_width - 32));
+  d.set("maw_msb", n(maw - 1));
+  d.set("eb", n(eb));
+  d.set("eb_msb", n(eb - 1));
+  d.set("qb", n(qb));
+  d.set("qb_msb", n(qb - 1));
+  d.set("sb", n(sb));
+  d.set("sb_msb", n(sb - 1));
+  d.set("issued_to_maw", fit("issued_q", 16, maw));
+  d.set("total_to_maw", fit("total_q", 16, maw));
+  d.set("header_words", n(golden::task_desc::kHeaderWords));
+  d.set("switch_bit", n(golden::task_desc::kTaskSwitchBit));
+  d.set("reg_op", fmt::format("{:03x}", golden::task_desc::kRegOp));
+  d.set("reg_in0", n(golden::task_desc::kRegIn0Base));
+  d.set("reg_cycles", fmt::format("{:03x}", golden::task_desc::kRegCycles));
+  d.set("csr_head", n(golden::task_csr::kHead));
+  d.set("csr_count", n(golden::task_csr::kCount));
+  d.set("csr_netid", n(golden::task_csr::kNetworkId));
+  d.set("csr_baseidx", n(golden::task_csr::kBaseIndex));
+  d.set("csr_prio", n(golden::task_csr::kPriority));
+  // Interface bits the manager ignores.
+  std::vector<std::string> unused;
+  const int wdata_used = std::max(24, maw);
+  if (wdata_used < 32) unused.push_back(fmt::format("csr_wdata_i[31:{}]", wdata_used));
+  const int rdata_used = std::max({25, rb, cb});
+  if (rdata_used < 32) unused.push_back(fmt::format("mem_rdata_i[31:{}]", rdata_used));
+  std::string joined;
+  for (const auto& u : unused) joined += (joined.empty() ? "" : ", ") + u;
+  d.set("unused_bits", unused.empty() ? std::string("{1'b0}") : "{" + joined + "}");
+  return d;
+}
+
+}  // namespace
+
+TasksPaths tasks_paths(const elab::Design& design) {
+  const std::string& name = design.config.design.name;
+  return TasksPaths{"docs/task_registers.md", fmt::format("sw/{}_task_regs.h", name),
+                    fmt::format("synth/{}_tasks.ys", name)};
+}
+
+std::vector<std::string> emit_tasks_rtl(const elab::Design& design, util::FileMap& files) {
+  const auto& t = design.tasks;
+  const TemplateData d = tasks_data(design);
+  const std::pair<std::string, const char*> modules[] = {
+      {t.manager_module, "task_manager.sv.mustache"},
+      {t.config_queue_module, "task_config_queue.sv.mustache"},
+      {t.buffer_module, "task_buffer.sv.mustache"},
+      {t.unit_module, "task_unit.sv.mustache"}};
+  std::vector<std::string> paths;
+  for (const auto& [module, tmpl] : modules) {
+    const std::string path = fmt::format("rtl/{}.sv", module);
+    files[path] = render(tmpl, d);
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+void emit_tasks_docs(const elab::Design& design, const std::vector<std::string>& rtl_files,
+                     util::FileMap& files) {
+  namespace csr = golden::task_csr;
+  const auto& p = design.tasks.params;
+  const TasksPaths paths = tasks_paths(design);
+  struct Reg {
+    const char* name;
+    unsigned offset;
+    std::string bits;
+    const char* meaning;
+  };
+  const Reg regs[] = {
+      {"HEAD", csr::kHead, fmt::format("{}:0", p.memory_address_bits() - 1),
+       "Descriptor-memory word address of the queue's next task descriptor."},
+      {"COUNT", csr::kCount, fmt::format("{}:0", csr::kCountBits - 1),
+       "Tasks left in the list; writing a non-zero count enqueues the list. Program the "
+       "other registers while COUNT is 0."},
+      {"NETWORK_ID", csr::kNetworkId, "7:0", "Network id carried with each task."},
+      {"BASE_INDEX", csr::kBaseIndex, "7:0",
+       "Base-table index carried with each task (for the DMA's address relocation)."},
+      {"PRIORITY", csr::kPriority, fmt::format("{}:0", csr::kPriorityBits - 1),
+       "Priority: the highest non-empty queue is fetched from (ties: the lower queue)."}};
+  std::string md = fmt::format(
+      "<!-- {} -->\n# Registers of {}\n\n"
+      "{} task queue(s); write-only 32-bit registers on `csr_addr_i` at word address queue x "
+      "{} + offset. The C header `{}` holds the same map; descriptor layout in the npugen "
+      "documentation (docs/tasks.md).\n\n"
+      "| register | offset | bits | meaning |\n| --- | --- | --- | --- |\n",
+      file_header(design, "").substr(1), design.tasks.unit_module, p.queues, csr::kQueueStride,
+      paths.registers_h);
+  const std::string prefix = upper(design.config.design.name) + "_TASK";
+  const std::string guard = prefix + "_REGS_H";
+  std::string h = fmt::format(
+      "{}\n//\n// Task-queue registers of {} (SPEC M2), as in {}.\n#ifndef {}\n#define {}\n\n"
+      "#define {}_QUEUES {}u\n#define {}_QUEUE_STRIDE {}u /* words */\n",
+      file_header(design, "//"), design.tasks.unit_module, paths.registers_md, guard, guard, prefix,
+      p.queues, prefix, csr::kQueueStride);
+  for (const Reg& r : regs) {
+    md += fmt::format("| `{}` | {} | {} | {} |\n", r.name, r.offset, r.bits, r.meaning);
+    h += fmt::format("/* {} */\n#define {}_{}(queue) ((queue) * {}u + {}u)\n", r.meaning, prefix,
+                     r.name, csr::kQueueStride, r.offset);
+  }
+  h += fmt::format("\n#endif /* {} */\n", guard);
+  files[paths.registers_md] = md;
+  files[paths.registers_h] = h;
+  kainjow::mustache::list rtl;
+  for (const auto& f : rtl_files) rtl.push_back(TemplateData("path", f));
+  TemplateData y = common_data(design, "#");
+  y.set("rtl_files", rtl);
+  y.set("top", design.tasks.unit_module);
+  y.set("script", paths.yosys);
+  files[paths.yosys] = render("tasks_yosys.ys.mustache", y);
+}
+
+}  // namespace npugen::emit
