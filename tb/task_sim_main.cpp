@@ -199,6 +199,7 @@ int run(const Options& o) {
   const auto start = std::chrono::steady_clock::now();
   uint64_t cycle = 0;
   uint64_t quiet_since = 0;
+  uint64_t count_cycle = 0;  // the last COUNT write
   for (; cycle < cycle_limit; ++cycle) {
     if (stop_at && cycle > *stop_at) break;
     const TaskUnitOutputs want = golden.outputs();
@@ -214,6 +215,7 @@ int run(const Options& o) {
     }
     TaskUnitInputs in;
     if (!writes.empty()) {
+      if (writes.front().first % task_csr::kQueueStride == task_csr::kCount) count_cycle = cycle;
       in.csr_we = true;
       in.csr_addr = writes.front().first;
       in.csr_wdata = writes.front().second;
@@ -343,8 +345,10 @@ int run(const Options& o) {
   std::string kinds;
   for (const auto& [k, n] : scenario_counts)
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);
+  // As npugen schedule counts it: the list's COUNT written in cycle 1, makespan = last
+  // completion + 1.
   uint64_t makespan = 0;
-  for (const auto& t : timing) makespan = std::max(makespan, t.end + 1);
+  for (const auto& t : timing) makespan = std::max(makespan, t.end + 2 - count_cycle);
   std::printf(
       "PASS: design %s (hash %.16s), block tasks, seed %llu: %llu cycles, scenarios: %s; %llu "
       "tasks committed, %llu completed, hazard check passed; %llu fetch-queue replacement(s), "

@@ -151,7 +151,8 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
                             "a slice of the output channels from the whole input, planar parts "
                             "a slice of the channels from the same slice of the input."}));
     s.finish();
-    if ((l.op == "add") != (l.inputs.size() == 2)) {
+    const size_t given = names.empty() ? 1 : names.size();
+    if ((l.op == "add") != (given == 2)) {
       reader.error(
           s.location_of("inputs"), s.path_of("inputs"),
           fmt::format("layer {}: {} takes {} input(s)", l.name, l.op, l.op == "add" ? 2 : 1));
