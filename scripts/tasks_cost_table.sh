@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Hardware cost of the task unit (SPEC M2): Yosys resources of the whole unit (task
+# manager, configuration queue, task buffer with access enable) for several task-buffer
+# sizes E and queue counts K, one neural and one planar engine, a 2-deep configuration
+# queue, a 1 M-word buffer (21-bit regions) and 24-bit cycle counts. Prints a Markdown
+# table; the last columns split the cells between the task buffer and the rest.
+#
+#   scripts/tasks_cost_table.sh [NPUGEN]      (default build/generator/npugen)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+npugen=${1:-$root/build/generator/npugen}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+settings=("4 1" "8 1" "8 2" "8 4" "16 2" "16 8" "32 2")
+echo "Task unit, 1 neural + 1 planar engine, C = 2, 21-bit regions; Yosys $(yosys -V | awk '{print $2}'),"
+echo "\`synth -flatten\` to generic gates (flip-flops counted among the cells)."
+echo
+echo "| E | K | cells | flip-flops | task-buffer cells | task-buffer flip-flops |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+i=0
+for s in "${settings[@]}"; do
+  read -r e k <<<"$s"
+  cfg=$work/c$i.yaml
+  cat >"$cfg" <<YAML
+design: {name: cost$i, module_prefix: cost$i}
+pe_array: {tiles: 1, lanes: 1, accumulator: {width: 16}}
+tasks: {enabled: true, entries: $e, queues: $k}
+YAML
+  "$npugen" generate "$cfg" -o "$work/d$i" >/dev/null
+  log=$work/y$i.log
+  (cd "$work/d$i" && yosys -q -l "$log" -s "synth/cost${i}_tasks.ys") >/dev/null
+  stats=$(sed -n '/Number of cells/,$p' "$log")
+  cells=$(echo "$stats" | awk '/Number of cells/ {print $4; exit}')
+  flops=$(echo "$stats" | awk '$1 ~ /DFF/ {s += $2} END {print s + 0}')
+  # The task buffer alone.
+  blog=$work/b$i.log
+  (cd "$work/d$i" && yosys -q -l "$blog" -p "read_verilog -sv rtl/cost${i}_task_buffer.sv; synth -flatten -top cost${i}_task_buffer; stat") >/dev/null
+  bstats=$(sed -n '/Number of cells/,$p' "$blog")
+  bcells=$(echo "$bstats" | awk '/Number of cells/ {print $4; exit}')
+  bflops=$(echo "$bstats" | awk '$1 ~ /DFF/ {s += $2} END {print s + 0}')
+  echo "| $e | $k | $cells | $flops | $bcells | $bflops |"
+  i=$((i + 1))
+done
