@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
 #include "npugen/golden/task_analysis.hpp"
@@ -37,8 +38,8 @@ namespace {
 using namespace npugen::golden;
 
 const TaskParams& kP = npugen::design::kTasks;
-constexpr uint64_t kCyclesAfterMismatch = 4;
-constexpr uint64_t kTraceWindow = 64;
+using npugen::tb::kCyclesAfterMismatch;
+using npugen::tb::Mismatch;
 
 struct Options {
   uint64_t seed = npugen::design::kDefaultSeed;
@@ -47,11 +48,6 @@ struct Options {
   std::string trace;
   uint64_t trace_from = 0;
   std::string repro = "npugen sim <config> --block tasks";
-};
-
-struct Mismatch {
-  uint64_t cycle;
-  std::string what;
 };
 
 // Descriptor memory the testbench writes lists into; reads return in order.
@@ -320,26 +316,8 @@ int run(const Options& o) {
     }
   }
   if (!mismatches.empty()) {
-    const Mismatch& m = mismatches.front();
-    std::printf(
-        "MISMATCH at cycle %llu in design %s (config %s, hash %.16s), block tasks, seed %llu\n",
-        static_cast<unsigned long long>(m.cycle), npugen::design::kName,
-        npugen::design::kConfigFile, npugen::design::kConfigHash,
-        static_cast<unsigned long long>(o.seed));
-    for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
-      std::printf("  cycle %llu: %s\n", static_cast<unsigned long long>(mismatches[i].cycle),
-                  mismatches[i].what.c_str());
-    }
-    const uint64_t from = m.cycle > kTraceWindow ? m.cycle - kTraceWindow : 0;
-    std::printf(
-        "reproduce with a waveform of cycles %llu..%llu:\n  %s --seed %llu --cycles %llu%s "
-        "--trace mismatch.fst --trace-from %llu\n",
-        static_cast<unsigned long long>(from),
-        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch), o.repro.c_str(),
-        static_cast<unsigned long long>(o.seed),
-        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch + 1),
-        single ? fmt::format(" --descriptors {}", o.descriptors).c_str() : "",
-        static_cast<unsigned long long>(from));
+    npugen::tb::print_mismatches(mismatches, "tasks", o.seed, o.repro, 0,
+                                 single ? " --descriptors " + o.descriptors : "", {});
     return 1;
   }
   std::string kinds;
@@ -379,17 +357,5 @@ int main(int argc, char** argv) {
   app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
   app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
   CLI11_PARSE(app, argc, argv);
-#ifndef NPUGEN_TRACE
-  if (!o.trace.empty()) {
-    std::fputs("error: this build has no tracing; npugen sim --trace builds one that has\n",
-               stderr);
-    return 2;
-  }
-#endif
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  }
+  return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
 #include "npugen/golden/vq_dequant_model.hpp"
@@ -33,8 +34,8 @@ using npugen::tb::get_bits;
 using npugen::tb::set_bits;
 
 constexpr const VqParams& kP = npugen::design::kVq;
-constexpr uint64_t kCyclesAfterMismatch = 4;
-constexpr uint64_t kTraceWindow = 64;
+using npugen::tb::kCyclesAfterMismatch;
+using npugen::tb::Mismatch;
 
 struct Options {
   uint64_t seed = npugen::design::kDefaultSeed;
@@ -43,11 +44,6 @@ struct Options {
   std::string trace;
   uint64_t trace_from = 0;
   std::string repro = "npugen sim <config> --block vq";
-};
-
-struct Mismatch {
-  uint64_t cycle;
-  std::string what;
 };
 
 void drive(Vdut& dut, const VqInputs& in) {
@@ -181,25 +177,8 @@ int run(const Options& o) {
         {cycle, fmt::format("{} bubble(s) in {} streaming cycles", bubbles, streaming_cycles)});
   }
   if (!mismatches.empty()) {
-    const Mismatch& m = mismatches.front();
-    std::printf(
-        "MISMATCH at cycle %llu in design %s (config %s, hash %.16s), block vq, seed %llu\n",
-        static_cast<unsigned long long>(m.cycle), npugen::design::kName,
-        npugen::design::kConfigFile, npugen::design::kConfigHash,
-        static_cast<unsigned long long>(o.seed));
-    for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
-      std::printf("  cycle %llu: %s\n", static_cast<unsigned long long>(mismatches[i].cycle),
-                  mismatches[i].what.c_str());
-    }
-    const uint64_t from = m.cycle > kTraceWindow ? m.cycle - kTraceWindow : 0;
-    std::printf(
-        "reproduce with a waveform of cycles %llu..%llu:\n  %s --seed %llu --cycles %llu%s "
-        "--trace mismatch.fst --trace-from %llu\n",
-        static_cast<unsigned long long>(from),
-        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch), o.repro.c_str(),
-        static_cast<unsigned long long>(o.seed),
-        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch + 1),
-        throughput ? " --mode throughput" : "", static_cast<unsigned long long>(from));
+    npugen::tb::print_mismatches(mismatches, "vq", o.seed, o.repro, 0,
+                                 throughput ? " --mode throughput" : "", {});
     return 1;
   }
   if (throughput) {
@@ -247,17 +226,5 @@ int main(int argc, char** argv) {
   app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
   app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
   CLI11_PARSE(app, argc, argv);
-#ifndef NPUGEN_TRACE
-  if (!o.trace.empty()) {
-    std::fputs("error: this build has no tracing; npugen sim --trace builds one that has\n",
-               stderr);
-    return 2;
-  }
-#endif
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  }
+  return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
 #include "npugen/golden/dense_reference.hpp"
@@ -30,8 +31,8 @@ using npugen::tb::ZsJob;
 using npugen::tb::ZsJobSource;
 
 constexpr const ZeroSkipParams& kP = npugen::design::kZeroSkip;
-constexpr uint64_t kCyclesAfterMismatch = 4;
-constexpr uint64_t kTraceWindow = 64;
+using npugen::tb::kCyclesAfterMismatch;
+using npugen::tb::Mismatch;
 
 struct Options {
   uint64_t seed = npugen::design::kDefaultSeed;
@@ -41,11 +42,6 @@ struct Options {
   std::string trace;
   uint64_t trace_from = 0;
   std::string repro = "npugen sim <config>";
-};
-
-struct Mismatch {
-  uint64_t cycle;
-  std::string what;
 };
 
 int run(const Options& o) {
@@ -197,26 +193,10 @@ int run(const Options& o) {
         {cycle, fmt::format("{} job(s) offered, {} finished", offer_job, results)});
   }
   if (!mismatches.empty()) {
-    const Mismatch& m = mismatches.front();
     const size_t job = std::min(results, jobs.size() - 1);
-    std::printf("MISMATCH at cycle %llu in design %s (config %s, hash %.16s), seed %llu\n",
-                static_cast<unsigned long long>(m.cycle), npugen::design::kName,
-                npugen::design::kConfigFile, npugen::design::kConfigHash,
-                static_cast<unsigned long long>(o.seed));
-    for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
-      std::printf("  cycle %llu: %s\n", static_cast<unsigned long long>(mismatches[i].cycle),
-                  mismatches[i].what.c_str());
-    }
-    std::printf("  job in progress: %zu (%s)\n", job,
-                jobs.empty() ? "-" : jobs[job].pattern.c_str());
-    const uint64_t from = m.cycle > kTraceWindow ? m.cycle - kTraceWindow : 0;
-    std::printf(
-        "reproduce with a waveform of cycles %llu..%llu:\n  %s --seed %llu --cycles %llu --trace "
-        "mismatch.fst --trace-from %llu\n",
-        static_cast<unsigned long long>(from),
-        static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch), o.repro.c_str(),
-        static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(o.cycles),
-        static_cast<unsigned long long>(from));
+    npugen::tb::print_mismatches(
+        mismatches, "", o.seed, o.repro, o.cycles, "",
+        {fmt::format("job in progress: {} ({})", job, jobs.empty() ? "-" : jobs[job].pattern)});
     return 1;
   }
   std::printf(
@@ -257,17 +237,5 @@ int main(int argc, char** argv) {
   app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
   app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
   CLI11_PARSE(app, argc, argv);
-#ifndef NPUGEN_TRACE
-  if (!o.trace.empty()) {
-    std::fputs("error: this build has no tracing; npugen sim --trace builds one that has\n",
-               stderr);
-    return 2;
-  }
-#endif
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  }
+  return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }

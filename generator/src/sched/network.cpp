@@ -4,9 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "config/schema_reader.hpp"
 #include "elab/tasks_design.hpp"
@@ -78,14 +76,9 @@ class BufferAllocator {
 TaskListResult load_network_text(const std::string& text, const std::string& display_name,
                                  const config::Config& config) {
   TaskListResult result;
-  YAML::Node document;
-  try {
-    document = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    result.diagnostics.push_back(
-        {display_name, e.mark.line + 1, e.mark.column + 1, "", "malformed YAML: " + e.msg});
-    return result;
-  }
+  const auto yaml = parse_document(text, display_name, result.diagnostics);
+  if (!yaml) return result;
+  const YAML::Node& document = *yaml;
   const golden::TaskParams params = elab::task_params(config);
   config::Diagnostics& diags = result.diagnostics;
   config::Reader reader(display_name, diags);
@@ -288,17 +281,9 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
 }
 
 TaskListResult load_network_file(const std::filesystem::path& file, const config::Config& config) {
-  const std::string name = file.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
-    TaskListResult r;
-    r.diagnostics.push_back({name, 0, 0, "", "no such file"});
-    return r;
-  }
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_network_text(text.str(), name, config);
+  return load_input_file(file, [&](const std::string& text, const std::string& name) {
+    return load_network_text(text, name, config);
+  });
 }
 
 }  // namespace npugen::sched

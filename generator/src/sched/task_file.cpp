@@ -112,14 +112,9 @@ void check_task_limits(const std::vector<golden::Task>& tasks, const golden::Tas
 TaskListResult load_task_text(const std::string& text, const std::string& display_name,
                               const golden::TaskParams& params) {
   TaskListResult result;
-  YAML::Node document;
-  try {
-    document = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    result.diagnostics.push_back(
-        {display_name, e.mark.line + 1, e.mark.column + 1, "", "malformed YAML: " + e.msg});
-    return result;
-  }
+  const auto parsed = parse_document(text, display_name, result.diagnostics);
+  if (!parsed) return result;
+  const YAML::Node& document = *parsed;
   config::Diagnostics& diags = result.diagnostics;
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);
@@ -224,7 +219,19 @@ TaskListResult load_task_text(const std::string& text, const std::string& displa
   return result;
 }
 
-TaskListResult load_task_file(const std::filesystem::path& file, const golden::TaskParams& params) {
+std::optional<YAML::Node> parse_document(const std::string& text, const std::string& name,
+                                         config::Diagnostics& out) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    out.push_back({name, e.mark.line + 1, e.mark.column + 1, "", "malformed YAML: " + e.msg});
+    return std::nullopt;
+  }
+}
+
+TaskListResult load_input_file(
+    const std::filesystem::path& file,
+    const std::function<TaskListResult(const std::string& text, const std::string& name)>& load) {
   const std::string name = file.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
@@ -235,7 +242,13 @@ TaskListResult load_task_file(const std::filesystem::path& file, const golden::T
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  return load_task_text(text.str(), name, params);
+  return load(text.str(), name);
+}
+
+TaskListResult load_task_file(const std::filesystem::path& file, const golden::TaskParams& params) {
+  return load_input_file(file, [&](const std::string& text, const std::string& name) {
+    return load_task_text(text, name, params);
+  });
 }
 
 }  // namespace npugen::sched

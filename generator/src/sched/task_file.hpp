@@ -2,7 +2,10 @@
 // task unit's limits. Every problem is reported with the file, line and task.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,6 +24,16 @@ struct TaskListResult {
 TaskListResult load_task_file(const std::filesystem::path& file, const golden::TaskParams& params);
 TaskListResult load_task_text(const std::string& text, const std::string& display_name,
                               const golden::TaskParams& params);
+
+/// Reads a file and hands its text to `load` (for the two input kinds); a missing file is
+/// a diagnostic.
+TaskListResult load_input_file(
+    const std::filesystem::path& file,
+    const std::function<TaskListResult(const std::string& text, const std::string& name)>& load);
+
+/// Parses YAML text; a syntax error becomes a diagnostic with its line and column.
+std::optional<YAML::Node> parse_document(const std::string& text, const std::string& name,
+                                         config::Diagnostics& out);
 
 /// Limits any list must meet (regions in the buffer, cycles in their register, the
 /// descriptors in memory); appends a diagnostic per problem, at `where` in `file`.
