@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -52,6 +53,16 @@ inline void print_mismatches(const std::vector<Mismatch>& mismatches, const std:
       static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch), repro.c_str(),
       static_cast<unsigned long long>(seed), static_cast<unsigned long long>(run_to), args.c_str(),
       static_cast<unsigned long long>(from));
+}
+
+/// The options every block's bench has: seed, cycles, waveform window, reproduce prefix.
+inline void add_bench_options(CLI::App& app, uint64_t& seed, uint64_t& cycles, std::string& trace,
+                              uint64_t& trace_from, std::string& repro) {
+  app.add_option("--seed", seed, "Seed of the random stimulus")->capture_default_str();
+  app.add_option("--cycles", cycles, "Cycles to simulate")->capture_default_str();
+  app.add_option("--trace", trace, "Write an FST waveform (needs a build with tracing)");
+  app.add_option("--trace-from", trace_from, "First cycle written to the waveform");
+  app.add_option("--repro", repro, "Command prefix printed in the reproduce line");
 }
 
 /// Runs a bench's body after its options are parsed; returns its exit status.

@@ -348,14 +348,10 @@ int main(int argc, char** argv) {
                   "model every cycle; the schedule against the hazard checker)",
                   npugen::design::kName)};
   Options o;
-  app.add_option("--seed", o.seed, "Seed of the random scenarios")->capture_default_str();
-  app.add_option("--cycles", o.cycles, "Cycles to simulate")->capture_default_str();
   app.add_option("--descriptors", o.descriptors,
                  "Run this task list (binary descriptors, npugen schedule --descriptors) to "
                  "completion instead of random scenarios");
-  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
-  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
-  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  npugen::tb::add_bench_options(app, o.seed, o.cycles, o.trace, o.trace_from, o.repro);
   CLI11_PARSE(app, argc, argv);
   return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }

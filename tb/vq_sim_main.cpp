@@ -215,16 +215,12 @@ int main(int argc, char** argv) {
                   "golden model, and against the plain reference lookup)",
                   npugen::design::kName)};
   Options o;
-  app.add_option("--seed", o.seed, "Seed of the random stimulus")->capture_default_str();
-  app.add_option("--cycles", o.cycles, "Cycles to simulate")->capture_default_str();
   app.add_option("--mode", o.mode,
                  "check: random layers, bubbles and back-pressure; throughput: continuous "
                  "stream, every vector length, fails on a bubble")
       ->check(CLI::IsMember({"check", "throughput"}))
       ->capture_default_str();
-  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
-  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
-  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  npugen::tb::add_bench_options(app, o.seed, o.cycles, o.trace, o.trace_from, o.repro);
   CLI11_PARSE(app, argc, argv);
   return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }

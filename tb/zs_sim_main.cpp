@@ -221,9 +221,6 @@ int main(int argc, char** argv) {
                   npugen::design::kName)};
   Options o;
   o.max_rows = std::min<unsigned>(kP.max_rows, 64);
-  app.add_option("--seed", o.seed, "Seed of the random jobs")->capture_default_str();
-  app.add_option("--cycles", o.cycles, "Cycles during which jobs are offered (then drained)")
-      ->capture_default_str();
   app.add_option("--max-rows", o.max_rows, "Most rows C of a job")
       ->check(CLI::Range(1U, kP.max_rows))
       ->capture_default_str();
@@ -233,9 +230,7 @@ int main(int argc, char** argv) {
   std::string mode = "check";
   app.add_option("--mode", mode, "check (the only mode of the zero-skipping bench)")
       ->check(CLI::IsMember({"check"}));
-  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
-  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
-  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  npugen::tb::add_bench_options(app, o.seed, o.cycles, o.trace, o.trace_from, o.repro);
   CLI11_PARSE(app, argc, argv);
   return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
 }
