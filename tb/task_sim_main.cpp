@@ -50,31 +50,6 @@ struct Options {
   std::string repro = "npugen sim <config> --block tasks";
 };
 
-// Descriptor memory the testbench writes lists into; reads return in order.
-class Memory {
- public:
-  explicit Memory(uint64_t words) : words_(words, 0) {}
-  uint64_t size() const { return words_.size(); }
-  void write(uint64_t at, const std::vector<uint32_t>& data) {
-    for (size_t i = 0; i < data.size(); ++i) words_[at + i] = data[i];
-  }
-  void request(uint64_t address, uint64_t cycle, unsigned latency) {
-    uint64_t ready = cycle + latency;
-    if (!reads_.empty() && ready <= reads_.back().first) ready = reads_.back().first + 1;
-    reads_.emplace_back(ready, address < words_.size() ? words_[address] : 0U);
-  }
-  bool response(uint64_t cycle, uint32_t& data) {
-    if (reads_.empty() || reads_.front().first != cycle) return false;
-    data = reads_.front().second;
-    reads_.pop_front();
-    return true;
-  }
-
- private:
-  std::vector<uint32_t> words_;
-  std::deque<std::pair<uint64_t, uint32_t>> reads_;
-};
-
 TaskUnitOutputs outputs_of(const Vdut& d) {
   TaskUnitOutputs o;
   o.mem_req = d.mem_req_o;
@@ -127,7 +102,7 @@ int run(const Options& o) {
   npugen::tb::Waveform waveform(*context, dut.get(), o.trace, o.trace_from);
   TaskUnitModel golden(kP);
   npugen::tb::TaskScenarios scenarios(kP, o.seed);
-  Memory memory(kP.memory_words);
+  TaskMemory memory(std::vector<uint32_t>(kP.memory_words, 0));
   EngineFarm engines(kP);
   std::vector<Mismatch> mismatches;
   std::optional<uint64_t> stop_at;

@@ -8,11 +8,14 @@
 
 namespace npugen::golden {
 
+void TaskMemory::write(uint64_t at, const std::vector<uint32_t>& data) {
+  if (at + data.size() > words_.size()) throw std::out_of_range("write past the task memory");
+  std::copy(data.begin(), data.end(), words_.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
 void TaskMemory::request(uint64_t address, uint64_t cycle, unsigned latency) {
   uint64_t ready = cycle + latency;
-  if (any_ && ready <= last_ready_) ready = last_ready_ + 1;
-  any_ = true;
-  last_ready_ = ready;
+  if (!queue_.empty() && ready <= queue_.back().ready) ready = queue_.back().ready + 1;
   queue_.push_back(Read{ready, address < words_.size() ? words_[address] : 0U});
 }
 

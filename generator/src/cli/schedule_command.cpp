@@ -30,6 +30,8 @@ struct ScheduleOptions {
   bool quiet = false;
 };
 
+constexpr size_t kCheckLimit = 20000;  // the pairwise hazard check is O(n^2)
+
 struct Report {
   std::vector<golden::Task> tasks;
   golden::ScheduleRun run;
@@ -37,9 +39,11 @@ struct Report {
   golden::ScheduleBounds bounds;
   double efficiency = 0;  ///< (serial - makespan) / (serial - lower bound); 1 when equal
   bool checked = false;
-};
 
-constexpr size_t kCheckLimit = 20000;  // the pairwise hazard check is O(n^2)
+  [[nodiscard]] std::string hazard_check() const {
+    return checked ? "passed" : fmt::format("skipped (more than {} tasks)", kCheckLimit);
+  }
+};
 
 std::string xml_escape(const std::string& s) {
   std::string out;
@@ -128,7 +132,7 @@ nlohmann::json report_json(const Report& r, const golden::TaskParams& p) {
             {"planar_work_per_engine", r.bounds.kind_bound[1]}}},
           {"total_work", r.bounds.total_work},
           {"overlap_efficiency", r.efficiency},
-          {"hazard_check", r.checked ? "passed" : "skipped (more than 20000 tasks)"},
+          {"hazard_check", r.hazard_check()},
           {"task_unit",
            {{"entries", p.entries},
             {"neural_engines", p.neural_engines},
@@ -160,7 +164,7 @@ void print_report(const Report& r, const golden::TaskParams& p) {
       static_cast<unsigned long long>(r.bounds.critical_path),
       static_cast<unsigned long long>(r.bounds.work[0]), p.neural_engines,
       static_cast<unsigned long long>(r.bounds.work[1]), p.planar_engines, r.efficiency,
-      r.checked ? "passed" : "skipped (more than 20000 tasks)");
+      r.hazard_check().c_str());
 }
 
 void schedule(const ScheduleOptions& o) {

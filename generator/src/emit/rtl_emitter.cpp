@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "emit/templates.hpp"
 #include "emit/tasks_rtl_emitter.hpp"
+#include "emit/templates.hpp"
 #include "emit/vq_rtl_emitter.hpp"
 #include "emit/zs_rtl_emitter.hpp"
 

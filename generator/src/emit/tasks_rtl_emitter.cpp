@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "emit/templates.hpp"
 #include "npugen/golden/task_params.hpp"
@@ -11,19 +10,11 @@
 namespace npugen::emit {
 namespace {
 
-std::string n(int64_t v) { return std::to_string(v); }
-
 // A count of zero-extension to `to` bits of a `from`-bit signal (or its low bits).
 std::string fit(const std::string& signal, int from, int to) {
   if (from == to) return signal;
   if (from > to) return fmt::format("{}[{}:0]", signal, to - 1);
   return fmt::format("{{{}'d0, {}}}", to - from, signal);
-}
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
 }
 
 TemplateData tasks_data(const elab::Design& design) {
@@ -45,48 +36,48 @@ TemplateData tasks_data(const elab::Design& design) {
   d.set("manager_module", t.manager_module);
   d.set("config_queue_module", t.config_queue_module);
   d.set("buffer_module", t.buffer_module);
-  d.set("queues", n(p.queues));
-  d.set("entries", n(p.entries));
-  d.set("neural_engines", n(p.neural_engines));
-  d.set("planar_engines", n(p.planar_engines));
-  d.set("ne_msb", n(p.neural_engines - 1));
-  d.set("pe_msb", n(p.planar_engines - 1));
-  d.set("neb", n(neb));
-  d.set("neb_msb", n(neb - 1));
-  d.set("peb", n(peb));
-  d.set("peb_msb", n(peb - 1));
-  d.set("cq_depth", n(cq));
-  d.set("cq_last", n(cq - 1));
-  d.set("cqp", n(cqp));
-  d.set("cqp_msb", n(cqp - 1));
-  d.set("cqc", n(cqc));
-  d.set("cqc_msb", n(cqc - 1));
-  d.set("cfg_msb", n(t.config_width - 1));
-  d.set("rb", n(rb));
-  d.set("rb_msb", n(rb - 1));
-  d.set("cb", n(cb));
-  d.set("cb_msb", n(cb - 1));
-  d.set("cycles_lsb", n(35 + 6 * rb));
+  d.set("queues", dec(p.queues));
+  d.set("entries", dec(p.entries));
+  d.set("neural_engines", dec(p.neural_engines));
+  d.set("planar_engines", dec(p.planar_engines));
+  d.set("ne_msb", dec(p.neural_engines - 1));
+  d.set("pe_msb", dec(p.planar_engines - 1));
+  d.set("neb", dec(neb));
+  d.set("neb_msb", dec(neb - 1));
+  d.set("peb", dec(peb));
+  d.set("peb_msb", dec(peb - 1));
+  d.set("cq_depth", dec(cq));
+  d.set("cq_last", dec(cq - 1));
+  d.set("cqp", dec(cqp));
+  d.set("cqp_msb", dec(cqp - 1));
+  d.set("cqc", dec(cqc));
+  d.set("cqc_msb", dec(cqc - 1));
+  d.set("cfg_msb", dec(t.config_width - 1));
+  d.set("rb", dec(rb));
+  d.set("rb_msb", dec(rb - 1));
+  d.set("cb", dec(cb));
+  d.set("cb_msb", dec(cb - 1));
+  d.set("cycles_lsb", dec(35 + 6 * rb));
   d.set("cfg_upper_zero", fmt::format("{}'d0", t.config_width - 32));
-  d.set("maw_msb", n(maw - 1));
-  d.set("eb", n(eb));
-  d.set("eb_msb", n(eb - 1));
-  d.set("qb", n(qb));
-  d.set("qb_msb", n(qb - 1));
-  d.set("sb", n(sb));
-  d.set("sb_msb", n(sb - 1));
+  d.set("maw_msb", dec(maw - 1));
+  d.set("eb", dec(eb));
+  d.set("eb_msb", dec(eb - 1));
+  d.set("qb", dec(qb));
+  d.set("qb_msb", dec(qb - 1));
+  d.set("sb", dec(sb));
+  d.set("sb_msb", dec(sb - 1));
   d.set("issued_to_maw", fit("issued_q", 16, maw));
   d.set("total_to_maw", fit("total_q", 16, maw));
-  d.set("header_words", n(golden::task_desc::kHeaderWords));
-  d.set("switch_bit", n(golden::task_desc::kTaskSwitchBit));
+  d.set("header_words", dec(golden::task_desc::kHeaderWords));
+  d.set("switch_bit", dec(golden::task_desc::kTaskSwitchBit));
   d.set("reg_op", fmt::format("{:03x}", golden::task_desc::kRegOp));
-  d.set("reg_in0", n(golden::task_desc::kRegIn0Base));
+  d.set("reg_in0", dec(golden::task_desc::kRegIn0Base));
   d.set("reg_cycles", fmt::format("{:03x}", golden::task_desc::kRegCycles));
-  d.set("csr_head", n(golden::task_csr::kHead));
-  d.set("csr_count", n(golden::task_csr::kCount));
-  d.set("csr_netid", n(golden::task_csr::kNetworkId));
-  d.set("csr_baseidx", n(golden::task_csr::kBaseIndex));
-  d.set("csr_prio", n(golden::task_csr::kPriority));
+  d.set("csr_head", dec(golden::task_csr::kHead));
+  d.set("csr_count", dec(golden::task_csr::kCount));
+  d.set("csr_netid", dec(golden::task_csr::kNetworkId));
+  d.set("csr_baseidx", dec(golden::task_csr::kBaseIndex));
+  d.set("csr_prio", dec(golden::task_csr::kPriority));
   // Interface bits the manager ignores.
   std::vector<std::string> unused;
   const int wdata_used = std::max(24, maw);
@@ -154,7 +145,7 @@ void emit_tasks_docs(const elab::Design& design, const std::vector<std::string>&
       "| register | offset | bits | meaning |\n| --- | --- | --- | --- |\n",
       file_header(design, "").substr(1), design.tasks.unit_module, p.queues, csr::kQueueStride,
       paths.registers_h);
-  const std::string prefix = upper(design.config.design.name) + "_TASK";
+  const std::string prefix = upper_case(design.config.design.name) + "_TASK";
   const std::string guard = prefix + "_REGS_H";
   std::string h = fmt::format(
       "{}\n//\n// Task-queue registers of {} (SPEC M2), as in {}.\n#ifndef {}\n#define {}\n\n"

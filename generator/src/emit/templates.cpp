@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <regex>
 #include <stdexcept>
 
@@ -73,6 +75,12 @@ TemplateData common_data(const elab::Design& design, std::string_view comment) {
   d.set("config_file", design.config_file);
   d.set("config_hash", design.config_hash);
   return d;
+}
+
+std::string upper_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return text;
 }
 
 }  // namespace npugen::emit

@@ -2,6 +2,7 @@
 // file starts with.
 #pragma once
 
+#include <cstdint>
 #include <kainjow/mustache.hpp>
 #include <string>
 #include <string_view>
@@ -25,6 +26,12 @@ std::string file_header(const elab::Design& design, std::string_view comment);
 TemplateData common_data(const elab::Design& design, std::string_view comment);
 
 /// A boolean as Mustache data (kainjow's data(bool) is a section switch).
+/// A number as template text.
+inline std::string dec(int64_t value) { return std::to_string(value); }
+
+/// ASCII upper case (C macro names from a design name).
+std::string upper_case(std::string text);
+
 inline TemplateData flag(bool value) {
   return value ? TemplateData(TemplateData::type::bool_true)
                : TemplateData(TemplateData::type::bool_false);

@@ -3,15 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "emit/templates.hpp"
 #include "npugen/golden/vq_params.hpp"
 
 namespace npugen::emit {
 namespace {
-
-std::string n(int64_t v) { return std::to_string(v); }
 
 int bits_for(int64_t count) {
   int b = 0;
@@ -31,26 +28,26 @@ TemplateData vq_data(const elab::Design& design) {
   TemplateData d = common_data(design, "//");
   d.set("dequant_module", v.dequant_module);
   d.set("codebook_module", v.codebook_module);
-  d.set("rows", n(p.rows));
-  d.set("row_weights", n(p.row_weights));
-  d.set("copies", n(copies));
-  d.set("copies_msb", n(copies - 1));
+  d.set("rows", dec(p.rows));
+  d.set("row_weights", dec(p.row_weights));
+  d.set("copies", dec(copies));
+  d.set("copies_msb", dec(copies - 1));
   d.set("format", p.weight.name());
-  d.set("min_vlen", n(p.min_vector_length));
+  d.set("min_vlen", dec(p.min_vector_length));
   d.set("ram", flag(v.ram));
-  d.set("weight_width", n(w));
-  d.set("index_bits", n(ib));
-  d.set("row_bits", n(ib));
-  d.set("row_msb", n(ib - 1));
-  d.set("row_width", n(v.row_width));
-  d.set("row_width_msb", n(v.row_width - 1));
-  d.set("indices_msb", n(copies * ib - 1));
-  d.set("beat_weights", n(p.beat_weights()));
-  d.set("beat_msb", n(v.beat_width - 1));
-  d.set("row_log2", n(k_max));
-  d.set("vlen_bits", n(vb));
-  d.set("vlen_msb", n(vb - 1));
-  d.set("vlen_pad", n(golden::vq_csr::kCtrlVlenBits - vb));
+  d.set("weight_width", dec(w));
+  d.set("index_bits", dec(ib));
+  d.set("row_bits", dec(ib));
+  d.set("row_msb", dec(ib - 1));
+  d.set("row_width", dec(v.row_width));
+  d.set("row_width_msb", dec(v.row_width - 1));
+  d.set("indices_msb", dec(copies * ib - 1));
+  d.set("beat_weights", dec(p.beat_weights()));
+  d.set("beat_msb", dec(v.beat_width - 1));
+  d.set("row_log2", dec(k_max));
+  d.set("vlen_bits", dec(vb));
+  d.set("vlen_msb", dec(vb - 1));
+  d.set("vlen_pad", dec(golden::vq_csr::kCtrlVlenBits - vb));
   d.set("vlen_ok", k_min > 0 ? fmt::format("wr_vlen >= 4'd{} && wr_vlen <= 4'd{}", k_min, k_max)
                              : fmt::format("wr_vlen <= 4'd{}", k_max));
   d.set("base_read", ib == 32 ? "base_q" : fmt::format("{{{}'d0, base_q}}", 32 - ib));
@@ -76,9 +73,9 @@ TemplateData vq_data(const elab::Design& design) {
 
   const int ob = v.offset_bits;
   d.set("has_offset", flag(ob > 0));
-  d.set("offset_bits", n(ob));
-  d.set("offsets_msb", n(copies * std::max(ob, 1) - 1));
-  d.set("row_mask", n(p.row_weights - 1));
+  d.set("offset_bits", dec(ob));
+  d.set("offsets_msb", dec(copies * std::max(ob, 1) - 1));
+  d.set("row_mask", dec(p.row_weights - 1));
   d.set("index_low", ib >= ob
                          ? (ib == ob ? std::string("index") : fmt::format("index[{}:0]", ob - 1))
                          : fmt::format("{{{}'d0, index}}", ob - ib));
@@ -103,18 +100,12 @@ TemplateData vq_data(const elab::Design& design) {
                          lookup * v.row_width + j * w, w, "", 6 + 23, expr);
     }
     TemplateData pos;
-    pos.set("lsb", n(q * w));
+    pos.set("lsb", dec(q * w));
     pos.set("expr", expr);
     positions.push_back(pos);
   }
   d.set("positions", positions);
   return d;
-}
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
 }
 
 std::string registers_markdown(const elab::Design& design) {
@@ -137,7 +128,7 @@ std::string registers_markdown(const elab::Design& design) {
         r.name);
     for (const auto& f : r.fields) {
       const std::string bits =
-          f.width == 1 ? n(f.lsb) : fmt::format("{}:{}", f.lsb + f.width - 1, f.lsb);
+          f.width == 1 ? dec(f.lsb) : fmt::format("{}:{}", f.lsb + f.width - 1, f.lsb);
       out +=
           fmt::format("| `{}` | {} | {} | {} | {} |\n", f.name, bits, f.access, f.reset, f.meaning);
     }
@@ -148,8 +139,8 @@ std::string registers_markdown(const elab::Design& design) {
 
 std::string registers_header(const elab::Design& design) {
   const auto& p = design.vq.params;
-  const std::string guard = upper(design.config.design.name) + "_VQ_REGS_H";
-  const std::string prefix = upper(design.config.design.name) + "_VQ";
+  const std::string guard = upper_case(design.config.design.name) + "_VQ_REGS_H";
+  const std::string prefix = upper_case(design.config.design.name) + "_VQ";
   std::string out = fmt::format(
       "{}\n//\n// Registers of {} (SPEC M3), as in docs/vq_registers.md.\n#ifndef {}\n#define "
       "{}\n\n"
@@ -206,7 +197,7 @@ void emit_vq_docs(const elab::Design& design, const std::vector<std::string>& rt
   y.set("top", design.vq.dequant_module);
   y.set("script", paths.yosys);
   y.set("ram", flag(design.vq.ram));
-  y.set("copies", n(design.vq.params.copies));
+  y.set("copies", dec(design.vq.params.copies));
   files[paths.yosys] = render("vq_yosys.ys.mustache", y);
 }
 

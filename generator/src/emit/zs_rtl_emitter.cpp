@@ -8,8 +8,6 @@
 namespace npugen::emit {
 namespace {
 
-std::string n(int64_t v) { return std::to_string(v); }
-
 // Zero-extension of a `from`-bit signal to `to` bits.
 std::string zext(const std::string& signal, int from, int to) {
   if (from == to) return signal;
@@ -36,43 +34,43 @@ TemplateData zs_data(const elab::Design& design) {
   d.set("lane_mux_module", z.lane_mux_module);
   d.set("demux_module", z.demux_module);
   d.set("accumulator_module", z.accumulator_module);
-  d.set("depth", n(p.step_buffer_depth));
-  d.set("window", n(z.window));
-  d.set("window_last", n(z.window - 1));
-  d.set("rows_per_cycle", n(p.act_rows_per_cycle));
-  d.set("row_width", n(row_width));
-  d.set("window_msb", n(z.window * row_width - 1));
-  d.set("rd_data_msb", n(static_cast<int>(p.act_rows_per_cycle) * row_width - 1));
-  d.set("count_width", n(z.count_bits));
-  d.set("count_msb", n(z.count_bits - 1));
-  d.set("row_width_bits", n(z.row_bits));
-  d.set("row_msb", n(z.row_bits - 1));
-  d.set("ctrl_width", n(lay.width()));
-  d.set("ctrl_msb", n(lay.width() - 1));
-  d.set("adv_lsb", n(lay.advance_lsb()));
-  d.set("adv_width", n(lay.advance_bits));
-  d.set("adv_msb", n(lay.advance_bits - 1));
-  d.set("h", n(h));
-  d.set("d", n(p.intra.lookaside));
-  d.set("big_h", n(p.inter.lookahead));
-  d.set("big_d", n(p.inter.lookaside));
+  d.set("depth", dec(p.step_buffer_depth));
+  d.set("window", dec(z.window));
+  d.set("window_last", dec(z.window - 1));
+  d.set("rows_per_cycle", dec(p.act_rows_per_cycle));
+  d.set("row_width", dec(row_width));
+  d.set("window_msb", dec(z.window * row_width - 1));
+  d.set("rd_data_msb", dec(static_cast<int>(p.act_rows_per_cycle) * row_width - 1));
+  d.set("count_width", dec(z.count_bits));
+  d.set("count_msb", dec(z.count_bits - 1));
+  d.set("row_width_bits", dec(z.row_bits));
+  d.set("row_msb", dec(z.row_bits - 1));
+  d.set("ctrl_width", dec(lay.width()));
+  d.set("ctrl_msb", dec(lay.width() - 1));
+  d.set("adv_lsb", dec(lay.advance_lsb()));
+  d.set("adv_width", dec(lay.advance_bits));
+  d.set("adv_msb", dec(lay.advance_bits - 1));
+  d.set("h", dec(h));
+  d.set("d", dec(p.intra.lookaside));
+  d.set("big_h", dec(p.inter.lookahead));
+  d.set("big_d", dec(p.inter.lookaside));
   d.set("lane_mux", flag(z.lane_mux));
   d.set("prefetch_mux", flag(z.prefetch_mux));
   d.set("demux", flag(z.demux));
-  d.set("latency", n(pe.latency));
+  d.set("latency", dec(pe.latency));
   d.set("advance_ext", zext("head_advance", static_cast<int>(lay.advance_bits), z.row_bits));
   d.set("fresh_ext", zext("fresh", z.count_bits, z.row_bits));
   d.set("done_ext", zext("done", z.count_bits, z.row_bits));
   // the template's row constant uses row_width for the address width
-  d.set("row_width", n(row_width));
-  d.set("tile_lsb", n(lay.tile_lsb(0)));
-  d.set("tile_bits", n(lay.tile_bits()));
-  d.set("offset_width", n(lay.tile_offset_bits));
-  d.set("dest_width", n(lay.dest_bits));
-  d.set("lane_lsb", n(lay.lane_lsb(0, 0)));
-  d.set("select_width", n(lay.lane_select_bits));
-  d.set("tile_rows_msb", n((h + 1) * row_width - 1));
-  d.set("weight_row_width", n(pe.lanes * pe.weight_width));
+  d.set("row_width", dec(row_width));
+  d.set("tile_lsb", dec(lay.tile_lsb(0)));
+  d.set("tile_bits", dec(lay.tile_bits()));
+  d.set("offset_width", dec(lay.tile_offset_bits));
+  d.set("dest_width", dec(lay.dest_bits));
+  d.set("lane_lsb", dec(lay.lane_lsb(0, 0)));
+  d.set("select_width", dec(lay.lane_select_bits));
+  d.set("tile_rows_msb", dec((h + 1) * row_width - 1));
+  d.set("weight_row_width", dec(pe.lanes * pe.weight_width));
   const int stages = pe.tree_stages;
   d.set("stage_valid_next",
         stages > 0 ? (stages == 1 ? std::string("cmp_valid_q")
@@ -100,17 +98,17 @@ TemplateData zs_data(const elab::Design& design) {
     dests = pe.tiles == 1 ? dests : "{" + dests + "}";
   }
   d.set("cmp_dests", dests);
-  d.set("dests_width", n(dests_width));
-  d.set("dests_msb", n(dests_width - 1));
-  d.set("stage_dests_msb", n(stages * dests_width - 1));
+  d.set("dests_width", dec(dests_width));
+  d.set("dests_msb", dec(dests_width - 1));
+  d.set("stage_dests_msb", dec(stages * dests_width - 1));
   d.set("stage_dest_next",
         stages > 0 ? shift_groups("stage_dest_q", dests, stages, dests_width) : "");
   const int outs = z.demux ? static_cast<int>(p.inter.lookaside + 1) : 1;
-  d.set("tile_outs_width", n(outs * pe.acc_width));
-  d.set("routed_msb", n(pe.tiles * outs * pe.acc_width - 1));
+  d.set("tile_outs_width", dec(outs * pe.acc_width));
+  d.set("routed_msb", dec(pe.tiles * outs * pe.acc_width - 1));
   const int span = 2 * static_cast<int>(p.intra.lookaside) + 1;
   const int inputs = static_cast<int>(p.lane_selects());
-  d.set("cand_msb", n(inputs * pe.act_width - 1));
+  d.set("cand_msb", dec(inputs * pe.act_width - 1));
   // Lane candidates: input k = dc*span + dl + d reads tile row dc, lane l + dl.
   std::string cands;
   for (int k = 0; k < inputs; ++k) {
@@ -186,11 +184,11 @@ std::string buffer(const elab::Design& design) {
   const int depth = static_cast<int>(z.params.step_buffer_depth);
   const int ptr = std::max(1, static_cast<int>(golden::bits_for(depth)));
   const int count = std::max(1, static_cast<int>(golden::bits_for(depth + 1)));
-  d.set("ptr_width", n(ptr));
-  d.set("ptr_msb", n(ptr - 1));
-  d.set("last", n(depth - 1));
-  d.set("count_width", n(count));
-  d.set("count_msb", n(count - 1));
+  d.set("ptr_width", dec(ptr));
+  d.set("ptr_msb", dec(ptr - 1));
+  d.set("last", dec(depth - 1));
+  d.set("count_width", dec(count));
+  d.set("count_msb", dec(count - 1));
   d.set("push_ext", zext("push_i", 1, count));
   d.set("pop_ext", zext("pop_i", 1, count));
   return render("zs_step_buffer.sv.mustache", d);
@@ -236,10 +234,10 @@ std::string prefetch(const elab::Design& design) {
   const int rw = pe.lanes * pe.act_width;
   const int rows = static_cast<int>(z.params.intra.lookahead) + 1;
   const int ob = static_cast<int>(z.layout.tile_offset_bits);
-  d.set("tile_rows", n(rows));
-  d.set("lookahead", n(z.params.inter.lookahead));
-  d.set("sel_msb", n(ob - 1));
-  d.set("rows_msb", n(rows * rw - 1));
+  d.set("tile_rows", dec(rows));
+  d.set("lookahead", dec(z.params.inter.lookahead));
+  d.set("sel_msb", dec(ob - 1));
+  d.set("rows_msb", dec(rows * rw - 1));
   std::string cases;
   for (unsigned a = 0; a <= z.params.inter.lookahead; ++a) {
     cases += fmt::format("(sel_i == {}'d{}) ? win_i[{} +: {}] :\n                  ", ob, a, a * rw,
@@ -256,10 +254,10 @@ std::string lane_mux(const elab::Design& design) {
   TemplateData d = zs_data(design);
   const int inputs = static_cast<int>(z.params.lane_selects());
   const int sb = static_cast<int>(z.layout.lane_select_bits);
-  d.set("inputs", n(inputs));
-  d.set("span", n(2 * z.params.intra.lookaside + 1));
-  d.set("sel_msb", n(sb - 1));
-  d.set("act_msb", n(pe.act_width - 1));
+  d.set("inputs", dec(inputs));
+  d.set("span", dec(2 * z.params.intra.lookaside + 1));
+  d.set("sel_msb", dec(sb - 1));
+  d.set("act_msb", dec(pe.act_width - 1));
   std::string cases;
   for (int k = 0; k < inputs; ++k) {
     cases += fmt::format("(sel_i == {}'d{}) ? cand_i[{} +: {}] :\n                 ", sb, k,
@@ -276,9 +274,9 @@ std::string demux(const elab::Design& design) {
   TemplateData d = zs_data(design);
   const int db = static_cast<int>(z.layout.dest_bits);
   const int outs = static_cast<int>(z.params.inter.lookaside) + 1;
-  d.set("lookaside", n(z.params.inter.lookaside));
-  d.set("sel_msb", n(db - 1));
-  d.set("outs_msb", n(outs * pe.acc_width - 1));
+  d.set("lookaside", dec(z.params.inter.lookaside));
+  d.set("sel_msb", dec(db - 1));
+  d.set("outs_msb", dec(outs * pe.acc_width - 1));
   std::string lines;
   for (int k = 0; k < outs; ++k) {
     lines += fmt::format("  assign sums_o[{} +: {}] = (dest_i == {}'d{}) ? sum_i : '0;\n",
@@ -293,9 +291,9 @@ std::string accumulator(const elab::Design& design) {
   const auto& pe = design.pe_array;
   TemplateData d = zs_data(design);
   const int inputs = static_cast<int>(z.params.inter.lookaside) + 1;
-  d.set("inputs", n(inputs));
-  d.set("lookaside", n(z.params.inter.lookaside));
-  d.set("ins_msb", n(inputs * pe.acc_width - 1));
+  d.set("inputs", dec(inputs));
+  d.set("lookaside", dec(z.params.inter.lookaside));
+  d.set("ins_msb", dec(inputs * pe.acc_width - 1));
   std::string sum;
   for (int k = 0; k < inputs; ++k) {
     sum += fmt::format("{}sums_i[{} +: {}]", k ? " + " : "", k * pe.acc_width, pe.acc_width);

@@ -84,6 +84,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);
   Section input = root.section("input", "The network's input tensor (height, width, channels).");
+  const Location input_where = root.location_of("input");
   Shape in_shape;
   in_shape.h = static_cast<uint64_t>(input.integer("height", {1, 1 << 16, std::nullopt, "H"}));
   in_shape.w = static_cast<uint64_t>(input.integer("width", {1, 1 << 16, std::nullopt, "W"}));
@@ -212,10 +213,10 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   }
   tensors.back().keep = true;
   BufferAllocator buffer(params.buffer_words);
-  auto place = [&](size_t tensor, const std::string& who) {
+  auto place = [&](size_t tensor, const std::string& who, Location where, const std::string& key) {
     if (!buffer.allocate(tensors[tensor].shape.words(), tensors[tensor].region)) {
       diags.push_back(
-          {display_name, parsed.empty() ? 0 : 1, 0, "layers",
+          {display_name, where.line, where.column, key,
            fmt::format("{}: its {} words do not fit the data buffer ({} words, {} in "
                        "use; tasks.buffer_words)",
                        who, tensors[tensor].shape.words(), params.buffer_words, buffer.live())});
@@ -223,16 +224,13 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
     }
     return true;
   };
-  if (!place(0, "the input")) return result;
+  if (!place(0, "the input", input_where, "input")) return result;
   for (size_t ti = 0; ti < task_layer.size(); ++ti) {
     const auto [li, part] = task_layer[ti];
     const Layer& l = parsed[li];
     const size_t out_tensor = li + 1;
-    if (part == 0 && !place(out_tensor, "layer " + l.name)) {
-      diags.back().line = l.where.line;
-      diags.back().column = l.where.column;
+    if (part == 0 && !place(out_tensor, "layer " + l.name, l.where, fmt::format("layers[{}]", li)))
       return result;
-    }
     golden::Task t;
     t.name = l.split > 1 ? fmt::format("{}{}", l.name, part) : l.name;
     const Shape x = tensors[l.inputs[0]].shape;

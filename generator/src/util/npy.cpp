@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -148,46 +149,15 @@ NpyArray read_npy(const std::filesystem::path& file, bool allow_float) {
 
 std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
                       const std::vector<int64_t>& values) {
-  const char* descr = "<i8";
-  size_t size = 8;
-  switch (type) {
-    case NpyType::kInt8:
-      descr = "|i1";
-      size = 1;
-      break;
-    case NpyType::kUint8:
-      descr = "|u1";
-      size = 1;
-      break;
-    case NpyType::kInt16:
-      descr = "<i2";
-      size = 2;
-      break;
-    case NpyType::kUint16:
-      descr = "<u2";
-      size = 2;
-      break;
-    case NpyType::kInt32:
-      descr = "<i4";
-      size = 4;
-      break;
-    case NpyType::kUint32:
-      descr = "<u4";
-      size = 4;
-      break;
-    case NpyType::kInt64:
-      descr = "<i8";
-      size = 8;
-      break;
-    case NpyType::kFloat16:
-      descr = "<f2";
-      size = 2;
-      break;
-    case NpyType::kFloat32:
-      descr = "<f4";
-      size = 4;
-      break;
-  }
+  struct Layout {
+    const char* descr;
+    size_t size;
+  };
+  // Indexed by NpyType.
+  static constexpr Layout kLayouts[] = {{"|i1", 1}, {"|u1", 1}, {"<i2", 2}, {"<u2", 2}, {"<i4", 4},
+                                        {"<u4", 4}, {"<i8", 8}, {"<f2", 2}, {"<f4", 4}};
+  static_assert(std::size(kLayouts) == static_cast<size_t>(NpyType::kFloat32) + 1);
+  const auto [descr, size] = kLayouts[static_cast<size_t>(type)];
   std::string dims;
   for (size_t d : shape) dims += fmt::format("{}, ", d);
   if (shape.size() > 1) dims.resize(dims.size() - 2);

@@ -15,10 +15,14 @@
 namespace npugen::golden {
 
 /// Descriptor memory: a read requested in cycle t returns its word in cycle
-/// max(t + latency, previous return + 1), so reads return in order.
+/// max(t + latency, previous return + 1), so reads return in order. Reads outside the
+/// memory return 0.
 class TaskMemory {
  public:
   explicit TaskMemory(std::vector<uint32_t> words) : words_(std::move(words)) {}
+  [[nodiscard]] uint64_t size() const { return words_.size(); }
+  /// Writes a list (or anything) at a word address; it must fit.
+  void write(uint64_t at, const std::vector<uint32_t>& data);
   void request(uint64_t address, uint64_t cycle, unsigned latency);
   /// The read returned in this cycle, if any.
   bool response(uint64_t cycle, uint32_t& data);
@@ -31,8 +35,6 @@ class TaskMemory {
   };
   std::vector<uint32_t> words_;
   std::deque<Read> queue_;
-  uint64_t last_ready_ = 0;
-  bool any_ = false;
 };
 
 /// Engines of both kinds; each runs one granted task for its cycles (at least one) and

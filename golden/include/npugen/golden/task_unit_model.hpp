@@ -53,7 +53,10 @@ struct TaskConfig {
   uint32_t op = 0;
   std::array<uint64_t, 6> region{};  ///< in0 base, in0 words, in1 base, in1 words, out base, words
   uint64_t cycles = 0;
-  [[nodiscard]] unsigned kind() const { return op < 2 ? 0U : 1U; }
+  /// Engine kind as an index (operation codes 6 and 7, which no encoder writes, are planar).
+  [[nodiscard]] unsigned kind() const {
+    return static_cast<unsigned>(engine_of(static_cast<TaskOp>(op)));
+  }
   bool operator==(const TaskConfig&) const = default;
 };
 
