@@ -25,6 +25,7 @@ bool WeightFormat::parse(const std::string& text, WeightFormat& out) {
     out = {text == "fp16" ? WeightKind::kFp16 : WeightKind::kBf16, 16};
     return true;
   }
+  if (text.size() > 6) return false;  // "uint32" is the longest
   static const std::regex kInt("(u?)int([0-9]{1,2})");
   std::smatch m;
   if (!std::regex_match(text, m, kInt)) return false;

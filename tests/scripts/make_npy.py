@@ -9,6 +9,9 @@ make_npy.py OUT KIND [ARGS]
   garbage                               not a .npy file
   gauss SHAPE SEED [DTYPE]              normal(0, 1) floats (default <f4), SHAPE like 64x8
   fortran T C L                         int8 array marked fortran_order True
+  header DICT BYTES                     a version 1.0 header holding DICT as given (a Python
+                                        dict literal, written verbatim) and BYTES zero bytes
+                                        of data: for headers that lie
 """
 import random
 import struct
@@ -16,6 +19,12 @@ import sys
 
 CODES = {"<f4": "f", "<f2": "e", "<i1": "b", "|i1": "b", "|u1": "B", "<i2": "h", "<u2": "H", "<i4": "i", "<u4": "I",
          "<i8": "q", "<f8": "d"}
+
+
+def with_header(header, data):
+    total = 10 + len(header) + 1
+    header += " " * ((64 - total % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + data
 
 
 def npy(descr, shape, values, fortran=False):
@@ -63,6 +72,8 @@ def main():
             count *= d
         data = npy(args[2] if len(args) > 2 else "<f4", shape,
                    [rng.gauss(0, 1) for _ in range(count)])
+    elif kind == "header":
+        data = with_header(args[0], bytes(int(args[1])))
     elif kind == "garbage":
         data = b"this is not a numpy file\n"
     else:

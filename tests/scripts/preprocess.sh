@@ -62,6 +62,6 @@ mk "$work/range.npy" raw "<i4" 8x1x8 $(seq 1 63) 128; expect_bad "$work/range.np
 mk "$work/trunc.npy" truncated 8 4 8;         expect_bad "$work/trunc.npy" "truncated or corrupt"
 mk "$work/garbage.npy" garbage;               expect_bad "$work/garbage.npy" "not a .npy file"
 mk "$work/fortran.npy" fortran 8 4 8;         expect_bad "$work/fortran.npy" "Fortran order"
-expect_bad "$work/missing.npy" "cannot be read"
+expect_bad "$work/missing.npy" "no such file"
 expect_bad "$work/w.npy" "enabled is false" "$configs/default.yaml"
 echo "preprocess: good output and 11 bad inputs checked"

@@ -65,7 +65,14 @@ with open(sys.argv[1], "w") as f:
     for i in range(400):
         f.write(f"  - {{name: T{i}, op: pool, cycles: 3, writes: {{base: {i % 100}, words: 4}}}}\n")
 PY
-expect "$work/big.yaml" tasks 2 "the 400 tasks' descriptors take 5600 words; the task manager addresses 4096" "$tiny"
+expect "$work/big.yaml" tasks 2:3 "the 400 tasks' descriptors take 5600 words; the task manager addresses 4096" "$tiny"
+
+cat >"$work/no_tasks.yaml" <<'Y'
+# a list without its tasks key
+task:
+  - {name: C1, op: conv, cycles: 10, writes: {base: 0, words: 8}}
+Y
+expect "$work/no_tasks.yaml" tasks 1 "tasks: required key is missing"
 
 cat >"$work/dup.yaml" <<'Y'
 tasks:
@@ -96,6 +103,21 @@ layers:
   - {name: c1, op: conv, channels: 8}
 Y
 expect "$work/net_big.yaml" network 3 "layer c1: its 2048 words do not fit the data buffer (1024 words" "$tiny"
+
+cat >"$work/net_no_layers.yaml" <<'Y'
+# a network that forgot its layers
+
+input: {height: 8, width: 8, channels: 4}
+Y
+expect "$work/net_no_layers.yaml" network 3:1 "layers: required key is missing: a list of layers must follow the input (line 3)"
+
+python3 - "$work/net_memory.yaml" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("input: {height: 4, width: 4, channels: 1}\nlayers:\n")
+    f.writelines(f"  - {{name: a{i}, op: activation}}\n" for i in range(400))
+PY
+expect "$work/net_memory.yaml" network 3:3 "layers: the 400 tasks' descriptors take 7200 words; the task manager addresses 4096 (tasks.memory_words)" "$tiny"
 
 # A configuration without the task unit, and a missing file.
 rc=0

@@ -96,7 +96,7 @@ expect_bad "not a .npy file" "garbage.npy: not a .npy file" \
   enc --weights "$work/garbage.npy" --vector-length 2 --rows 4
 expect_bad "truncated file" "truncated.npy: the data holds" \
   enc --weights "$work/truncated.npy" --vector-length 2 --rows 4
-expect_bad "missing file" "nothere.npy: cannot be read" \
+expect_bad "missing file" "nothere.npy: no such file" \
   enc --weights "$work/nothere.npy" --vector-length 2 --rows 4
 expect_bad "unknown format" "format fp8" enc --weights "$work/w.npy" --vector-length 2 --rows 4 --format fp8
 expect_bad "codebook rank" "cb_rank3.npy: has rank 3" \

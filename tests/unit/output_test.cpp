@@ -1,13 +1,18 @@
 // The design folder: deterministic content, headers, atomic writes.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include "config/config.hpp"
 #include "emit/design_emitter.hpp"
+#include "util/output_tree.hpp"
 #include "version.hpp"
 
 namespace fs = std::filesystem;
@@ -127,4 +132,66 @@ TEST_CASE("a folder that is not npugen output is never replaced", "[output]") {
   std::ofstream(dir / "notes.txt") << "keep me";
   CHECK_THROWS_AS(npugen::emit::write_design(design_from(kSmall), dir), npugen::util::OutputError);
   CHECK(slurp(dir / "notes.txt") == "keep me");
+}
+
+namespace {
+
+// A PID that belonged to a process that has exited (a child reaped at once).
+pid_t dead_pid() {
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return child;
+}
+
+fs::path make_temporary(const fs::path& beside, pid_t pid, bool folder) {
+  const fs::path temp =
+      beside.parent_path() / fmt::format(".{}.npugen-tmp-{}", beside.filename().string(), pid);
+  if (folder) {
+    fs::create_directories(temp);
+    std::ofstream(temp / "half-written.sv") << "module";
+  } else {
+    std::ofstream(temp) << "half";
+  }
+  return temp;
+}
+
+}  // namespace
+
+TEST_CASE("temporaries of killed runs are removed by the next run; live ones are kept",
+          "[output]") {
+  TempDir tmp;
+  const fs::path dir = tmp.path / "design";
+  const auto d = design_from(kSmall);
+  REQUIRE(npugen::emit::write_design(d, dir) == WriteOutcome::kCreated);
+
+  // A killed run's folder (its PID gone, no lock): removed even when nothing else changes.
+  const fs::path killed = make_temporary(dir, dead_pid(), true);
+  // A live run's folder: its lock is held (here by this process, on its own descriptor).
+  const fs::path live = make_temporary(dir, dead_pid(), true);
+  const int fd = ::open(live.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  // A run that has just created its folder and not locked it yet: a live PID, a fresh folder.
+  const fs::path starting = make_temporary(dir, getppid(), true);
+  // The same, but old: the PID was reused by another process long after the run died.
+  const fs::path reused = make_temporary(dir, 1, true);  // init: always alive
+  fs::last_write_time(reused, fs::file_time_type::clock::now() - std::chrono::minutes(10));
+
+  CHECK(npugen::emit::write_design(d, dir) == WriteOutcome::kUnchanged);
+  CHECK_FALSE(fs::exists(killed));
+  CHECK(fs::exists(live));
+  CHECK(fs::exists(starting));
+  CHECK_FALSE(fs::exists(reused));
+  ::close(fd);  // the live run ends without cleaning up
+  CHECK(npugen::emit::write_design(d, dir) == WriteOutcome::kUnchanged);
+  CHECK_FALSE(fs::exists(live));
+
+  // Single files written atomically (npugen vq decode) clean up the same way.
+  const fs::path file = tmp.path / "weights.npy";
+  const fs::path stale = make_temporary(file, dead_pid(), false);
+  npugen::util::write_file_atomically(file, "data");
+  CHECK(slurp(file) == "data");
+  CHECK_FALSE(fs::exists(stale));
 }

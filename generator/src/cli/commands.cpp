@@ -16,8 +16,9 @@ elab::Design load_design(const fs::path& config_file) {
   const config::LoadResult result = config::load_config(config_file);
   if (!result.config) {
     for (const auto& d : result.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-    throw CommandError(kBadInput, fmt::format("{} error(s) in {}; nothing was written",
-                                              result.diagnostics.size(), config_file.string()));
+    throw CommandError(kBadInput,
+                       fmt::format("{} error(s) in {}; nothing was written",
+                                   config::error_count(result.diagnostics), config_file.string()));
   }
   return elab::elaborate(*result.config);
 }

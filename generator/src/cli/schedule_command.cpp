@@ -185,7 +185,7 @@ void schedule(const ScheduleOptions& o) {
   if (!loaded.tasks) {
     for (const auto& d : loaded.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
     throw CommandError(kBadInput, fmt::format("{} error(s) in {}; nothing was written",
-                                              loaded.diagnostics.size(), input));
+                                              config::error_count(loaded.diagnostics), input));
   }
   Report r;
   r.tasks = *loaded.tasks;

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
 #include "emit/design_emitter.hpp"
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
 #include "util/sha256.hpp"
@@ -155,8 +156,12 @@ void add_sim_command(CLI::App& app) {
     if (!tasks && !o.descriptors.empty()) {
       throw CommandError(kBadInput, "--descriptors is for --block tasks");
     }
-    if (!o.descriptors.empty() && !fs::is_regular_file(o.descriptors)) {
-      throw CommandError(kBadInput, fmt::format("{}: no such file", o.descriptors));
+    if (!o.descriptors.empty()) {
+      try {
+        util::require_regular_file(o.descriptors);
+      } catch (const util::InputError& e) {
+        throw CommandError(kBadInput, fmt::format("{}: {}", o.descriptors, e.what()));
+      }
     }
     if (vq && !design.vq.enabled) {
       throw CommandError(kBadInput, fmt::format("{}: --block vq: vq.enabled is false, so the "

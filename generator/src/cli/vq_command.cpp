@@ -334,8 +334,14 @@ void decode(const DecodeOptions& o) {
     }
   }
   const size_t axis = resolve_axis(o.axis, ix.shape.size(), o.indices);
+  // The weights' shape: the indices' with the axis m times longer (a .npy file of int64
+  // at most must be able to hold it).
   std::vector<size_t> shape = ix.shape;
-  shape[axis] *= m;
+  if (__builtin_mul_overflow(shape[axis], m, &shape[axis]) || !util::npy_data_bytes(shape, 8)) {
+    throw bad(o.indices, fmt::format("shape ({}) with vectors of {} weights along axis {} makes "
+                                     "more weights than a .npy file can hold",
+                                     fmt::join(ix.shape, ", "), m, axis));
+  }
   const Grouping g(shape, axis, m);
   std::vector<int64_t> out(g.vectors() * m);
   for (size_t v = 0; v < g.vectors(); ++v) {

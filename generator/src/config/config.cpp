@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "npugen/golden/vq_params.hpp"
+#include "util/input_file.hpp"
 #include "util/sha256.hpp"
 
 namespace npugen::config {
@@ -323,23 +321,13 @@ LoadResult load_config_text(const std::string& text, const std::string& display_
 
 LoadResult load_config(const std::filesystem::path& file) {
   const std::string name = file.string();
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) {
-    return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", "no such file"}}};
+  std::string text;
+  try {
+    text = util::read_input_file(file);
+  } catch (const util::InputError& e) {
+    return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", e.what()}}};
   }
-  if (std::filesystem::is_directory(file, ec)) {
-    return LoadResult{std::nullopt,
-                      {Diagnostic{name, 0, 0, "", "is a directory, not a configuration file"}}};
-  }
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf())) {
-    // An empty file reads as no characters, which is fine; only a failed open is an error.
-    if (!in.is_open()) {
-      return LoadResult{std::nullopt, {Diagnostic{name, 0, 0, "", "cannot be read"}}};
-    }
-  }
-  return load_config_text(text.str(), name);
+  return load_config_text(text, name);
 }
 
 Schema describe_schema() {

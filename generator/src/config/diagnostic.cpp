@@ -8,11 +8,36 @@
 namespace npugen::config {
 
 std::string Diagnostic::format() const {
+  if (omitted > 0) {
+    return fmt::format("{}: error: {} more error(s) not shown (the first {} are above)", file,
+                       omitted, kShownDiagnostics);
+  }
   std::string where = file;
   if (line > 0) where += fmt::format(":{}", line);
   if (line > 0 && column > 0) where += fmt::format(":{}", column);
   if (key_path.empty()) return fmt::format("{}: error: {}", where, message);
   return fmt::format("{}: error: {}: {}", where, key_path, message);
+}
+
+void report(Diagnostics& out, Diagnostic d) {
+  if (out.size() < kShownDiagnostics) {
+    out.push_back(std::move(d));
+  } else if (out.back().omitted > 0) {
+    ++out.back().omitted;
+  } else {
+    out.push_back(Diagnostic{d.file, 0, 0, "", "", 1});
+  }
+}
+
+size_t error_count(const Diagnostics& diagnostics) {
+  size_t n = 0;
+  for (const auto& d : diagnostics) n += d.omitted > 0 ? d.omitted : 1;
+  return n;
+}
+
+std::string shorten(const std::string& text, size_t max) {
+  if (text.size() <= max) return text;
+  return fmt::format("{}... ({} characters)", text.substr(0, max), text.size());
 }
 
 namespace {
@@ -38,6 +63,11 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   std::string best;
   size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
   for (const auto& candidate : candidates) {
+    // The distance is at least the difference in length: skip what cannot be close (and
+    // never spend word.size() x candidate.size() steps on a huge word).
+    const size_t gap = word.size() > candidate.size() ? word.size() - candidate.size()
+                                                      : candidate.size() - word.size();
+    if (gap >= best_distance) continue;
     const size_t d = edit_distance(word, candidate);
     if (d < best_distance) {
       best_distance = d;

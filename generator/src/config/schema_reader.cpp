@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <regex>
 
 namespace npugen::config {
 namespace {
@@ -17,12 +18,22 @@ std::string show_scalar(const YAML::Node& node) {
   if (node.IsNull()) return "nothing";
   if (node.IsSequence()) return "a list";
   if (node.IsMap()) return "a mapping";
-  const std::string& text = node.Scalar();
+  const std::string text = shorten(node.Scalar());
   if (node.Tag() == "!") return fmt::format("the quoted string \"{}\"", text);
   return fmt::format("'{}'", text);
 }
 
 std::string format_number(double v) { return fmt::format("{:g}", v); }
+
+// A C/Verilog identifier of at most 63 characters: a letter, then letters, digits, _.
+bool is_identifier(const std::string& text) {
+  if (text.empty() || text.size() > 63 || !std::isalpha(static_cast<unsigned char>(text[0]))) {
+    return false;
+  }
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
 
 }  // namespace
 
@@ -50,7 +61,7 @@ Section Reader::root() { return Section(*this, "", Location{}, std::nullopt); }
 
 void Reader::error(Location where, const std::string& key_path, const std::string& message) {
   if (diagnostics_ == nullptr) return;
-  diagnostics_->push_back(Diagnostic{file_, where.line, where.column, key_path, message});
+  report(*diagnostics_, Diagnostic{file_, where.line, where.column, key_path, message});
 }
 
 void Reader::rule(const std::string& text) {
@@ -69,21 +80,19 @@ Section::Section(Reader& reader, std::string path, Location location,
       reader.error(item.key_location, path_, "keys must be plain names");
       continue;
     }
-    if (find(item.key) != nullptr) {
-      reader.error(
-          item.key_location, path_of(item.key),
-          fmt::format("duplicate key (first given at line {})", find(item.key)->key_location.line));
+    if (const Item* first = find(item.key)) {
+      reader.error(item.key_location, path_of(shorten(item.key)),
+                   fmt::format("duplicate key (first given at line {})", first->key_location.line));
       continue;
     }
+    index_.emplace(item.key, items_.size());
     items_.push_back(std::move(item));
   }
 }
 
 const Section::Item* Section::find(const std::string& key) const {
-  for (const auto& item : items_) {
-    if (item.key == key) return &item;
-  }
-  return nullptr;
+  const auto it = index_.find(key);
+  return it == index_.end() ? nullptr : &items_[it->second];
 }
 
 std::string Section::path_of(const std::string& key) const {
@@ -95,6 +104,11 @@ Location Section::location_of(const std::string& key) const {
   if (item == nullptr) return location_;
   const Location value = location_from(item->value.Mark());
   return value.line > 0 ? value : item->key_location;
+}
+
+Location Section::key_location_of(const std::string& key) const {
+  const Item* item = find(key);
+  return item == nullptr ? location_ : item->key_location;
 }
 
 void Section::document(const std::string& key, const char* type, std::string default_value,
@@ -186,7 +200,6 @@ bool Section::boolean(const std::string& key, std::optional<bool> default_value,
 
 std::string Section::identifier(const std::string& key, std::optional<std::string> default_value,
                                 const char* doc) {
-  static const std::regex kIdentifier("[A-Za-z][A-Za-z0-9_]{0,62}");
   const char* constraint = "letter, then letters, digits, _ (at most 63)";
   document(key, "identifier", default_value.value_or("required"), constraint, doc);
   std::string fallback = default_value.value_or("x");
@@ -199,9 +212,10 @@ std::string Section::identifier(const std::string& key, std::optional<std::strin
     return fallback;
   }
   const std::string& text = item->value.Scalar();
-  if (!std::regex_match(text, kIdentifier)) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("'{}' is not a valid identifier: expected {}", text, constraint));
+  if (!is_identifier(text)) {
+    reader_->error(
+        location_of(key), path_of(key),
+        fmt::format("'{}' is not a valid identifier: expected {}", shorten(text), constraint));
     return fallback;
   }
   return text;
@@ -221,7 +235,7 @@ std::string Section::choice(const std::string& key, const std::string& default_v
   const std::string& text = item->value.Scalar();
   if (!valid(text)) {
     reader_->error(location_of(key), path_of(key),
-                   fmt::format("'{}' is not allowed: expected {}", text, constraint));
+                   fmt::format("'{}' is not allowed: expected {}", shorten(text), constraint));
     return default_value;
   }
   return text;
@@ -250,7 +264,8 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
     out.push_back(Section(*reader_, path_of(key) + "[]", location_, std::nullopt));
     return out;
   }
-  const Item* item = find(key);
+  const Item* item = lookup(key, min_count > 0 && default_count == 0,
+                            fmt::format("a list of {} to {} mappings", min_count, max_count));
   auto defaults = [&](Location where) {
     for (int i = 0; i < default_count; ++i) {
       out.push_back(Section(*reader_, fmt::format("{}[{}]", path_of(key), i), where, std::nullopt));
@@ -306,11 +321,10 @@ std::vector<Section::Name> Section::names(const std::string& key, const char* do
                    fmt::format("{} name(s) given: expected {} to {}", count, min_count, max_count));
     return out;
   }
-  static const std::regex kName("[A-Za-z][A-Za-z0-9_]{0,62}");
   for (int i = 0; i < count; ++i) {
     const YAML::Node element = item->value[i];
     const Location where = location_from(element.Mark());
-    if (!element.IsScalar() || !std::regex_match(element.Scalar(), kName)) {
+    if (!element.IsScalar() || !is_identifier(element.Scalar())) {
       reader_->error(where, fmt::format("{}[{}]", path_of(key), i),
                      fmt::format("expected a name (letter, then letters, digits, _), got {}",
                                  show_scalar(element)));
@@ -333,7 +347,7 @@ void Section::finish() {
       for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
       message += fmt::format(" (known keys here: {})", list);
     }
-    reader_->error(item.key_location, path_of(item.key), message);
+    reader_->error(item.key_location, path_of(shorten(item.key)), message);
   }
 }
 

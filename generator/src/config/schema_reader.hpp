@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "config/diagnostic.hpp"
@@ -68,7 +69,8 @@ class Section {
                      const std::function<bool(const std::string&)>& valid);
   Section section(const std::string& key, const char* doc);
   /// A list of mappings, each read by the caller like a section. When the key is absent
-  /// the list has default_count elements that read as all defaults. In describe mode the
+  /// the list has default_count elements that read as all defaults (a list with no
+  /// default elements and a min_count above 0 is required). In describe mode the
   /// list has one element whose keys document as key[].name.
   std::vector<Section> list(const std::string& key, const char* doc, int min_count, int max_count,
                             int default_count);
@@ -87,6 +89,8 @@ class Section {
 
   /// Location of a key's value (or of this section when the key is absent).
   [[nodiscard]] Location location_of(const std::string& key) const;
+  /// Location of the key itself (or of this section when the key is absent).
+  [[nodiscard]] Location key_location_of(const std::string& key) const;
   [[nodiscard]] std::string path_of(const std::string& key) const;
 
  private:
@@ -109,7 +113,8 @@ class Section {
   Reader* reader_;
   std::string path_;
   Location location_;
-  std::vector<Item> items_;
+  std::vector<Item> items_;                        ///< in file order
+  std::unordered_map<std::string, size_t> index_;  ///< key -> position in items_
   std::vector<std::string> known_;
 };
 

@@ -84,13 +84,22 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);
   Section input = root.section("input", "The network's input tensor (height, width, channels).");
-  const Location input_where = root.location_of("input");
+  const Location input_where = root.key_location_of("input");
   Shape in_shape;
   in_shape.h = static_cast<uint64_t>(input.integer("height", {1, 1 << 16, std::nullopt, "H"}));
   in_shape.w = static_cast<uint64_t>(input.integer("width", {1, 1 << 16, std::nullopt, "W"}));
   in_shape.c = static_cast<uint64_t>(input.integer("channels", {1, 1 << 16, std::nullopt, "C"}));
   input.finish();
-  std::vector<Section> layers = root.list("layers", "Layers, in list order.", 1, 1 << 16, 0);
+  // A network without layers is reported at its input, the last thing it has.
+  std::vector<Section> layers;
+  if (root.has("layers")) {
+    layers = root.list("layers", "Layers, in list order.", 1, 1 << 16, 0);
+  } else {
+    reader.error(input_where, "layers",
+                 fmt::format("required key is missing: a list of layers must follow the "
+                             "input (line {})",
+                             input_where.line));
+  }
 
   struct Layer {
     std::string name;
@@ -215,7 +224,8 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   BufferAllocator buffer(params.buffer_words);
   auto place = [&](size_t tensor, const std::string& who, Location where, const std::string& key) {
     if (!buffer.allocate(tensors[tensor].shape.words(), tensors[tensor].region)) {
-      diags.push_back(
+      config::report(
+          diags,
           {display_name, where.line, where.column, key,
            fmt::format("{}: its {} words do not fit the data buffer ({} words, {} in "
                        "use; tasks.buffer_words)",
@@ -271,9 +281,13 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
       if (tensors[in].last_reader == ti && !tensors[in].keep) buffer.release(tensors[in].region);
     }
   }
-  config::Diagnostics limits;
-  check_task_limits(tasks, params, display_name, limits);
-  for (auto& d : limits) diags.push_back(d);
+  // Each task is reported at the layer it comes from.
+  ListLocations where{display_name, "layers", root.location_of("layers"), {}, {}};
+  for (const auto& [li, part] : task_layer) {
+    where.task.push_back(parsed[li].where);
+    where.task_key.push_back(fmt::format("layers[{}]", li));
+  }
+  check_task_limits(tasks, params, where, diags);
   if (diags.empty()) result.tasks = std::move(tasks);
   return result;
 }

@@ -3,11 +3,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "config/schema_reader.hpp"
+#include "util/input_file.hpp"
 
 namespace npugen::sched {
 namespace {
@@ -67,45 +66,53 @@ std::vector<std::string> find_cycle(const std::map<std::string, std::vector<std:
 }  // namespace
 
 void check_task_limits(const std::vector<golden::Task>& tasks, const golden::TaskParams& params,
-                       const std::string& file, config::Diagnostics& out) {
+                       const ListLocations& where, config::Diagnostics& out) {
+  auto list_error = [&](const std::string& message) {
+    config::report(out, {where.file, where.list.line, where.list.column, where.list_key, message});
+  };
+  auto task_error = [&](size_t i, const std::string& message) {
+    const bool known = i < where.task.size();
+    config::report(out, {where.file, known ? where.task[i].line : where.list.line,
+                         known ? where.task[i].column : where.list.column,
+                         known ? where.task_key[i] : where.list_key, message});
+  };
   const uint64_t count_limit = (uint64_t{1} << golden::task_csr::kCountBits) - 1;
   if (tasks.empty()) {
-    out.push_back({file, 0, 0, "tasks", "the list has no tasks"});
+    list_error("the list has no tasks");
     return;
   }
   if (tasks.size() > count_limit) {
-    out.push_back({file, 0, 0, "tasks",
-                   fmt::format("{} tasks are more than a queue's COUNT register holds ({})",
-                               tasks.size(), count_limit)});
+    list_error(fmt::format("{} tasks are more than a queue's COUNT register holds ({})",
+                           tasks.size(), count_limit));
     return;
   }
-  for (const golden::Task& t : tasks) {
+  const size_t before = config::error_count(out);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const golden::Task& t = tasks[i];
     const golden::Region regions[3] = {t.in[0], t.in[1], t.out};
     const char* what[3] = {"its first input", "its second input", "its output"};
     for (int k = 0; k < 3; ++k) {
       if (!regions[k].empty() && regions[k].end() > params.buffer_words) {
-        out.push_back(
-            {file, 0, 0, "tasks",
-             fmt::format("task {}: {} [{}, {}) lies outside the data buffer of {} "
-                         "words (tasks.buffer_words)",
-                         t.name, what[k], regions[k].base, regions[k].end(), params.buffer_words)});
+        task_error(i, fmt::format("task {}: {} [{}, {}) lies outside the data buffer of {} "
+                                  "words (tasks.buffer_words)",
+                                  t.name, what[k], regions[k].base, regions[k].end(),
+                                  params.buffer_words));
       }
     }
     const uint64_t cycle_limit = (uint64_t{1} << params.cycle_bits) - 1;
     if (t.cycles < 1 || t.cycles > cycle_limit) {
-      out.push_back({file, 0, 0, "tasks",
-                     fmt::format("task {}: {} cycles do not fit the {}-bit cycle register "
-                                 "(1 to {}; tasks.cycle_bits)",
-                                 t.name, t.cycles, params.cycle_bits, cycle_limit)});
+      task_error(i, fmt::format("task {}: {} cycles do not fit the {}-bit cycle register "
+                                "(1 to {}; tasks.cycle_bits)",
+                                t.name, t.cycles, params.cycle_bits, cycle_limit));
     }
   }
-  if (!out.empty()) return;
+  if (config::error_count(out) != before) return;
   const golden::DescriptorImage image = golden::encode_task_list(tasks, params);
   if (image.words.size() > params.memory_words) {
-    out.push_back({file, 0, 0, "tasks",
-                   fmt::format("the {} tasks' descriptors take {} words; the task manager "
-                               "addresses {} (tasks.memory_words)",
-                               tasks.size(), image.words.size(), params.memory_words)});
+    list_error(
+        fmt::format("the {} tasks' descriptors take {} words; the task manager "
+                    "addresses {} (tasks.memory_words)",
+                    tasks.size(), image.words.size(), params.memory_words));
   }
 }
 
@@ -200,21 +207,9 @@ TaskListResult load_task_text(const std::string& text, const std::string& displa
     }
   }
   if (!diags.empty()) return result;
-  config::Diagnostics limits;
-  check_task_limits(tasks, params, display_name, limits);
-  for (auto& d : limits) {
-    // Point at the task the message names, when there is one.
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      if (d.message.rfind("task " + tasks[i].name + ":", 0) == 0) {
-        d.line = task_where[i].line;
-        d.column = task_where[i].column;
-        d.key_path = fmt::format("tasks[{}]", i);
-        break;
-      }
-    }
-    if (d.line == 0) d.line = root.location_of("tasks").line;
-    diags.push_back(d);
-  }
+  ListLocations where{display_name, "tasks", root.location_of("tasks"), task_where, {}};
+  for (size_t i = 0; i < tasks.size(); ++i) where.task_key.push_back(fmt::format("tasks[{}]", i));
+  check_task_limits(tasks, params, where, diags);
   if (diags.empty()) result.tasks = std::move(tasks);
   return result;
 }
@@ -233,16 +228,15 @@ TaskListResult load_input_file(
     const std::filesystem::path& file,
     const std::function<TaskListResult(const std::string& text, const std::string& name)>& load) {
   const std::string name = file.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
+  std::string text;
+  try {
+    text = util::read_input_file(file);
+  } catch (const util::InputError& e) {
     TaskListResult r;
-    r.diagnostics.push_back({name, 0, 0, "", "no such file"});
+    r.diagnostics.push_back({name, 0, 0, "", e.what()});
     return r;
   }
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load(text.str(), name);
+  return load(text, name);
 }
 
 TaskListResult load_task_file(const std::filesystem::path& file, const golden::TaskParams& params) {

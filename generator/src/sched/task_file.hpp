@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/diagnostic.hpp"
+#include "config/schema_reader.hpp"
 #include "npugen/golden/task_list.hpp"
 #include "npugen/golden/task_params.hpp"
 
@@ -35,9 +36,19 @@ TaskListResult load_input_file(
 std::optional<YAML::Node> parse_document(const std::string& text, const std::string& name,
                                          config::Diagnostics& out);
 
+/// Where a list's problems are reported: the list as a whole (its key's value) and, per
+/// task, the place that defines it (a task of a task file, a layer of a network).
+struct ListLocations {
+  std::string file;
+  std::string list_key;  ///< e.g. "tasks" or "layers"
+  config::Location list;
+  std::vector<config::Location> task;  ///< per task
+  std::vector<std::string> task_key;   ///< per task, e.g. "tasks[3]" or "layers[2]"
+};
+
 /// Limits any list must meet (regions in the buffer, cycles in their register, the
-/// descriptors in memory); appends a diagnostic per problem, at `where` in `file`.
+/// descriptors in memory); reports each problem at the task or the list it concerns.
 void check_task_limits(const std::vector<golden::Task>& tasks, const golden::TaskParams& params,
-                       const std::string& file, config::Diagnostics& out);
+                       const ListLocations& where, config::Diagnostics& out);
 
 }  // namespace npugen::sched

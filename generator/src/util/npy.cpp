@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <iterator>
-#include <regex>
-#include <sstream>
+#include <map>
+
+#include "util/input_file.hpp"
 
 namespace npugen::util {
 namespace {
@@ -32,6 +33,156 @@ double half_to_double(uint64_t bits) {
   return (bits & 0x8000) != 0 ? -v : v;
 }
 
+// The header is a Python dict literal: {'descr': '<i4', 'fortran_order': False,
+// 'shape': (2, 3), }. It is parsed strictly (NumPy writes exactly this form): a key or
+// value that is not one of these, junk after a number and negative or oversized
+// dimensions are errors, never skipped.
+struct Header {
+  std::string descr;  ///< byte order, kind, size: "<i4"
+  size_t item_size = 0;
+  bool fortran_order = false;
+  std::vector<size_t> shape;
+};
+
+class HeaderParser {
+ public:
+  explicit HeaderParser(const std::string& text) : text_(text) {}
+
+  Header parse() {
+    Header h;
+    std::map<std::string, bool> seen;
+    expect('{');
+    while (!peek('}')) {
+      const std::string key = string_literal("a key");
+      if (seen[key]) fail(fmt::format("the key '{}' is given twice", shorten(key)));
+      seen[key] = true;
+      expect(':');
+      if (key == "descr") {
+        if (peek('[')) fail("'descr' is a list: structured arrays are not supported");
+        h.descr = string_literal("the dtype");
+        h.item_size = item_size(h.descr);
+      } else if (key == "fortran_order") {
+        h.fortran_order = boolean();
+      } else if (key == "shape") {
+        h.shape = tuple();
+      } else {
+        fail(fmt::format("unknown key '{}' (a .npy header has descr, fortran_order and shape)",
+                         shorten(key)));
+      }
+      if (!peek('}')) expect(',');
+    }
+    expect('}');
+    skip_space();
+    if (at_ != text_.size()) fail("text after the header's closing brace");
+    for (const char* key : {"descr", "fortran_order", "shape"}) {
+      if (!seen[key]) fail(fmt::format("the header has no '{}'", key));
+    }
+    return h;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw NpyError(fmt::format("malformed header: {}", what));
+  }
+  static std::string shorten(const std::string& s) {
+    return s.size() <= 40 ? s : s.substr(0, 40) + "...";
+  }
+  void skip_space() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\t'))
+      ++at_;
+  }
+  bool peek(char c) {
+    skip_space();
+    return at_ < text_.size() && text_[at_] == c;
+  }
+  void expect(char c) {
+    if (!peek(c)) {
+      fail(at_ < text_.size() ? fmt::format("expected '{}' at offset {}", c, at_)
+                              : fmt::format("expected '{}' before the end", c));
+    }
+    ++at_;
+  }
+  std::string string_literal(const char* what) {
+    skip_space();
+    if (at_ >= text_.size() || (text_[at_] != '\'' && text_[at_] != '"')) {
+      fail(fmt::format("expected {} as a quoted string at offset {}", what, at_));
+    }
+    const char quote = text_[at_++];
+    const size_t end = text_.find(quote, at_);
+    if (end == std::string::npos) fail("a string is not closed");
+    std::string s = text_.substr(at_, end - at_);
+    at_ = end + 1;
+    return s;
+  }
+  bool boolean() {
+    skip_space();
+    for (const auto& [word, value] : {std::pair{"True", true}, std::pair{"False", false}}) {
+      const size_t n = std::char_traits<char>::length(word);
+      if (text_.compare(at_, n, word) == 0) {
+        at_ += n;
+        return value;
+      }
+    }
+    fail("'fortran_order' is not True or False");
+  }
+  std::vector<size_t> tuple() {
+    std::vector<size_t> dims;
+    expect('(');
+    while (!peek(')')) {
+      dims.push_back(dimension(dims.size()));
+      if (!peek(')')) expect(',');
+    }
+    expect(')');
+    return dims;
+  }
+  size_t dimension(size_t index) {
+    skip_space();
+    const char* first = text_.data() + at_;
+    const char* last = text_.data() + text_.size();
+    if (first < last && *first == '-') {
+      fail(fmt::format("dimension {} of the shape is negative", index));
+    }
+    uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec == std::errc::result_out_of_range) {
+      fail(fmt::format("dimension {} of the shape does not fit 64 bits", index));
+    }
+    if (ec != std::errc() || ptr == first) {
+      fail(fmt::format("dimension {} of the shape is not a number", index));
+    }
+    at_ = static_cast<size_t>(ptr - text_.data());
+    skip_space();
+    if (at_ < text_.size() && text_[at_] != ',' && text_[at_] != ')') {
+      fail(fmt::format("junk after dimension {} of the shape", index));
+    }
+    return value;
+  }
+  // The size of "<i4": the digits after byte order and kind, at most two of them.
+  size_t item_size(const std::string& descr) const {
+    const bool order =
+        !descr.empty() && std::string_view("<>|=").find(descr[0]) != std::string_view::npos;
+    if (!order || descr.size() < 3 || !std::isalpha(static_cast<unsigned char>(descr[1]))) {
+      throw NpyError(fmt::format("dtype '{}' is not a simple type such as '<i4'", shorten(descr)));
+    }
+    const std::string digits = descr.substr(2);
+    if (digits.find_first_not_of("0123456789") != std::string::npos) {
+      throw NpyError(fmt::format("dtype '{}' is not a simple type such as '<i4'", shorten(descr)));
+    }
+    // Sizes have one digit (1, 2, 4, 8); more digits are never a supported size.
+    size_t value = 0;
+    if (digits.size() <= 2) std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (value == 0) {
+      throw NpyError(fmt::format("dtype '{}' has an unsupported size", shorten(descr)));
+    }
+    return value;
+  }
+
+  const std::string& text_;
+  size_t at_ = 0;
+};
+
+Header parse_header(const std::string& text) { return HeaderParser(text).parse(); }
+
 }  // namespace
 
 NpyArray parse_npy(const std::string& bytes, bool allow_float) {
@@ -52,21 +203,14 @@ NpyArray parse_npy(const std::string& bytes, bool allow_float) {
   } else {
     throw NpyError(fmt::format("unsupported .npy format version {}.{}", major, raw[7]));
   }
-  if (header_start + header_len > bytes.size()) throw NpyError("truncated header");
-  const std::string header = bytes.substr(header_start, header_len);
+  if (header_len > bytes.size() - header_start) throw NpyError("truncated header");
+  const Header h = parse_header(bytes.substr(header_start, header_len));
 
-  static const std::regex kDescr(R"('descr'\s*:\s*'([<>|=])([a-zA-Z])(\d+)')");
-  static const std::regex kFortran(R"('fortran_order'\s*:\s*(True|False))");
-  static const std::regex kShape(R"('shape'\s*:\s*\(([^)]*)\))");
-  std::smatch m;
-  if (!std::regex_search(header, m, kDescr)) {
-    throw NpyError("the header has no simple 'descr' (structured arrays are not supported)");
-  }
   NpyArray a;
-  a.dtype = m[1].str() + m[2].str() + m[3].str();
-  const char kind = m[2].str()[0];
-  const size_t size = std::stoul(m[3].str());
-  const bool big_endian = m[1] == ">";
+  a.dtype = h.descr;
+  const char kind = h.descr[1];
+  const size_t size = h.item_size;
+  const bool big_endian = h.descr[0] == '>';
   const bool floating = kind == 'f' && allow_float;
   if (kind != 'i' && kind != 'u' && !floating) {
     const char* name = kind == 'f' ? "floating point" : kind == 'b' ? "boolean" : "non-integer";
@@ -78,35 +222,25 @@ NpyArray parse_npy(const std::string& bytes, bool allow_float) {
   if ((size != 1 && size != 2 && size != 4 && size != 8) || (floating && size == 1)) {
     throw NpyError(fmt::format("dtype '{}' has an unsupported size", a.dtype));
   }
-  if (!std::regex_search(header, m, kFortran)) throw NpyError("the header has no 'fortran_order'");
-  if (m[1] == "True") {
+  if (h.fortran_order) {
     throw NpyError("the array is in Fortran order; save it in C order (np.ascontiguousarray)");
   }
-  if (!std::regex_search(header, m, kShape)) throw NpyError("the header has no 'shape'");
-  std::stringstream dims(m[1].str());
-  std::string item;
-  size_t count = 1;
-  while (std::getline(dims, item, ',')) {
-    const auto first = item.find_first_not_of(" \t");
-    if (first == std::string::npos) continue;
-    size_t used = 0;
-    unsigned long long v = 0;
-    try {
-      v = std::stoull(item.substr(first), &used);
-    } catch (const std::exception&) {
-      throw NpyError(fmt::format("malformed shape '({})'", m[1].str()));
-    }
-    a.shape.push_back(v);
-    count *= v;
+  a.shape = h.shape;
+  const auto claimed = npy_data_bytes(a.shape, size);
+  if (!claimed) {
+    throw NpyError(fmt::format("shape ({}) with dtype '{}' claims more than 2^63 bytes",
+                               fmt::join(a.shape, ", "), a.dtype));
   }
+  // The claim is checked against the data present before anything is allocated.
   const size_t data_start = header_start + header_len;
-  const size_t expected = count * size;
-  if (bytes.size() - data_start != expected) {
+  const size_t present = bytes.size() - data_start;
+  if (present != *claimed) {
     throw NpyError(
-        fmt::format("the data holds {} bytes; shape and dtype '{}' need {} (the file "
+        fmt::format("the data holds {} bytes; shape ({}) and dtype '{}' need {} (the file "
                     "is truncated or corrupt)",
-                    bytes.size() - data_start, a.dtype, expected));
+                    present, fmt::join(a.shape, ", "), a.dtype, *claimed));
   }
+  const size_t count = *claimed / size;
   const unsigned char* p = raw + data_start;
   if (floating) {
     a.floating = true;
@@ -139,12 +273,30 @@ NpyArray parse_npy(const std::string& bytes, bool allow_float) {
   return a;
 }
 
+std::optional<uint64_t> npy_data_bytes(const std::vector<size_t>& shape, size_t item_size) {
+  // NumPy's rule: the product of the nonzero dimensions and the item size must fit a
+  // signed 64-bit size, even when a zero dimension leaves the array empty.
+  uint64_t product = item_size;
+  bool empty = false;
+  for (const size_t d : shape) {
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (__builtin_mul_overflow(product, uint64_t{d}, &product)) return std::nullopt;
+  }
+  if (product > static_cast<uint64_t>(INT64_MAX)) return std::nullopt;
+  return empty ? 0 : product;
+}
+
 NpyArray read_npy(const std::filesystem::path& file, bool allow_float) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw NpyError("cannot be read (no such file, or no permission)");
-  std::ostringstream data;
-  data << in.rdbuf();
-  return parse_npy(data.str(), allow_float);
+  std::string bytes;
+  try {
+    bytes = read_input_file(file);
+  } catch (const InputError& e) {
+    throw NpyError(e.what());
+  }
+  return parse_npy(bytes, allow_float);
 }
 
 std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
@@ -158,6 +310,11 @@ std::string npy_bytes(NpyType type, const std::vector<size_t>& shape,
                                         {"<u4", 4}, {"<i8", 8}, {"<f2", 2}, {"<f4", 4}};
   static_assert(std::size(kLayouts) == static_cast<size_t>(NpyType::kFloat32) + 1);
   const auto [descr, size] = kLayouts[static_cast<size_t>(type)];
+  const auto data_bytes = npy_data_bytes(shape, size);
+  if (!data_bytes || *data_bytes != values.size() * size) {
+    throw std::invalid_argument(fmt::format("npy_bytes: shape ({}) does not hold {} values",
+                                            fmt::join(shape, ", "), values.size()));
+  }
   std::string dims;
   for (size_t d : shape) dims += fmt::format("{}, ", d);
   if (shape.size() > 1) dims.resize(dims.size() - 2);

@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -17,14 +20,91 @@ namespace npugen::util {
 namespace {
 
 constexpr const char* kTempTag = ".npugen-tmp-";
+/// A temporary younger than this whose lock is free may be one a live run has just made
+/// and not yet locked.
+constexpr auto kCreationGrace = std::chrono::seconds(60);
+
+// The lock a run holds on its temporary (folder or file) until it is renamed into place or
+// removed. The kernel drops it when the process dies, however it dies, so a temporary
+// whose lock is free belongs to no running npugen.
+class TempLock {
+ public:
+  TempLock() = default;
+  explicit TempLock(int fd) : fd_(fd) {
+    if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+      ::close(fd_);
+      fd_ = -1;
+    }
+  }
+  TempLock(const TempLock&) = delete;
+  TempLock& operator=(const TempLock&) = delete;
+  ~TempLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  [[nodiscard]] int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
+// Whether a temporary left beside an output may be removed: nobody holds its lock, and
+// it is not a live run's temporary in the instant between its creation and its locking.
+bool is_stale(const fs::path& temp, pid_t pid) {
+  const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool locked = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+  ::close(fd);
+  if (locked) return false;
+  const bool alive = pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM);
+  if (!alive) return true;
+  // The PID is in use (perhaps by another process now): stale once past the grace time.
+  std::error_code ec;
+  const auto written = fs::last_write_time(temp, ec);
+  return !ec && fs::file_time_type::clock::now() - written > kCreationGrace;
+}
+
+// Leftovers of runs that were killed: temporaries named after `target` that no running
+// npugen holds.
+void remove_stale_temporaries(const fs::path& target) {
+  std::error_code ec;
+  const std::string prefix = fmt::format(".{}{}", target.filename().string(), kTempTag);
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const pid_t pid = static_cast<pid_t>(std::strtol(name.c_str() + prefix.size(), nullptr, 10));
+    if (pid == getpid()) continue;
+    if (is_stale(entry.path(), pid)) fs::remove_all(entry.path(), ec);
+  }
+}
+
+void write_all(int fd, const std::string& content, const fs::path& path) {
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw OutputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+    }
+    done += static_cast<size_t>(n);
+  }
+}
 
 void write_file(const fs::path& path, const std::string& content) {
   fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out)
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
     throw OutputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+  }
+  try {
+    write_all(fd, content, path);
+  } catch (const OutputError&) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) {
+    throw OutputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+  }
 }
 
 bool holds_exactly(const fs::path& dir, const FileMap& files,
@@ -51,19 +131,6 @@ bool holds_exactly(const fs::path& dir, const FileMap& files,
   return !ec && seen == files.size();
 }
 
-// Leftovers of runs that were killed: temporary folders whose process is gone.
-void remove_stale_temporaries(const fs::path& dir) {
-  std::error_code ec;
-  const std::string prefix = fmt::format(".{}{}", dir.filename().string(), kTempTag);
-  for (const auto& entry : fs::directory_iterator(dir.parent_path(), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const pid_t pid = static_cast<pid_t>(std::strtol(name.c_str() + prefix.size(), nullptr, 10));
-    if (pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)) continue;
-    fs::remove_all(entry.path(), ec);
-  }
-}
-
 }  // namespace
 
 void write_file_atomically(const fs::path& path, const std::string& content) {
@@ -73,10 +140,16 @@ void write_file_atomically(const fs::path& path, const std::string& content) {
     throw OutputError(fmt::format("{}: cannot write: the folder {} does not exist", path.string(),
                                   parent.string()));
   }
+  remove_stale_temporaries(path);
   const fs::path temp =
       parent / fmt::format(".{}{}{}", path.filename().string(), kTempTag, getpid());
+  fs::remove(temp, ec);
+  const TempLock lock(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666));
   try {
-    write_file(temp, content);
+    if (lock.fd() < 0) {
+      throw OutputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+    }
+    write_all(lock.fd(), content, path);
   } catch (const OutputError&) {
     fs::remove(temp, ec);
     throw;
@@ -112,20 +185,23 @@ WriteOutcome write_tree_atomically(const fs::path& dir_in, const FileMap& files,
           "{}: exists and is not an npugen output folder (no {}); refusing to replace it",
           dir.string(), marker));
     }
+    remove_stale_temporaries(dir);
     if (holds_exactly(dir, files, keep)) return WriteOutcome::kUnchanged;
   } else {
     fs::create_directories(dir.parent_path(), ec);
     if (ec)
       throw OutputError(
           fmt::format("{}: cannot create: {}", dir.parent_path().string(), ec.message()));
+    remove_stale_temporaries(dir);
   }
-  remove_stale_temporaries(dir);
 
   const fs::path temp =
       dir.parent_path() / fmt::format(".{}{}{}", dir.filename().string(), kTempTag, getpid());
   fs::remove_all(temp, ec);
+  std::optional<TempLock> lock;  // held until the folder is in place or removed
   try {
     fs::create_directory(temp);
+    lock.emplace(::open(temp.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     for (const auto& [rel, content] : files) write_file(temp / rel, content);
   } catch (const std::exception& e) {
     fs::remove_all(temp, ec);
