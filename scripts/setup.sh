@@ -9,6 +9,8 @@ packages=(
   nlohmann-json3-dev libkainjow-mustache-dev libssl-dev
   catch2                                    # tests (Catch2 v2)
   verilator iverilog yosys z3               # co-simulation, cross-checks, exact optimum
+  ccache                                    # the co-simulations' common objects, compiled once
+  clang-14 libclang-rt-14-dev               # fuzz targets (libFuzzer, sanitizers)
 )
 
 missing=()

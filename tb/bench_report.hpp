@@ -1,18 +1,19 @@
 // What the co-simulation benches of the blocks share: the mismatch record, the report
-// printed on a mismatch with the command that reproduces it with a waveform, and the
-// guard around a bench's body (no --trace in a build without tracing; an exception is
-// bad input, status 2). Compiled inside each design's Verilator build (design_params.hpp).
+// printed on a mismatch with the command that reproduces it with a waveform, the guard
+// around a bench's body (no --trace in a build without tracing; an exception is bad
+// input, status 2) and the bench's main. Compiled inside each design's Verilator build
+// (design_params.hpp).
 #pragma once
 
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "bench_options.hpp"
 #include "design_params.hpp"
 
 namespace npugen::tb {
@@ -55,16 +56,6 @@ inline void print_mismatches(const std::vector<Mismatch>& mismatches, const std:
       static_cast<unsigned long long>(from));
 }
 
-/// The options every block's bench has: seed, cycles, waveform window, reproduce prefix.
-inline void add_bench_options(CLI::App& app, uint64_t& seed, uint64_t& cycles, std::string& trace,
-                              uint64_t& trace_from, std::string& repro) {
-  app.add_option("--seed", seed, "Seed of the random stimulus")->capture_default_str();
-  app.add_option("--cycles", cycles, "Cycles to simulate")->capture_default_str();
-  app.add_option("--trace", trace, "Write an FST waveform (needs a build with tracing)");
-  app.add_option("--trace-from", trace_from, "First cycle written to the waveform");
-  app.add_option("--repro", repro, "Command prefix printed in the reproduce line");
-}
-
 /// Runs a bench's body after its options are parsed; returns its exit status.
 template <typename Body>
 int run_guarded(const std::string& trace, Body body) {
@@ -83,6 +74,18 @@ int run_guarded(const std::string& trace, Body body) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+}
+
+/// A bench's whole main: the design's default seed and cycles over `options`, the command
+/// line, then `run(options)` guarded.
+template <typename Run>
+int bench_main(int argc, char** argv, const BenchSpec& spec, BenchOptions options, Run run) {
+  options.seed = npugen::design::kDefaultSeed;
+  options.cycles = npugen::design::kDefaultCycles;
+  if (const int status = parse_bench_options(argc, argv, spec, options); status >= 0) {
+    return status;
+  }
+  return run_guarded(options.trace, [&] { return run(options); });
 }
 
 }  // namespace npugen::tb

@@ -1,5 +1,6 @@
-// What every co-simulation bench does to its verilated model: reset it, and write an
-// FST waveform of a window of cycles (only in a build with tracing, NPUGEN_TRACE).
+// What every co-simulation bench does to its verilated model: reset it while comparing its
+// outputs, and write an FST waveform of a window of cycles (only in a build with tracing,
+// NPUGEN_TRACE).
 #pragma once
 
 #include <verilated.h>
@@ -13,14 +14,27 @@
 
 namespace npugen::tb {
 
-/// Two clock cycles of reset (with no step offered, for the PE arrays), then reset released.
-template <typename Dut>
-void reset_dut(Dut& dut) {
+/// Clock edges reset is held for.
+inline constexpr unsigned kResetCycles = 2;
+
+/// Asserts reset and holds it for kResetCycles clock edges while `drive()` puts arbitrary
+/// inputs on the ports (a block in reset must ignore them), then releases it. `check(k)`
+/// runs after every evaluation in reset (k = 0 before the first edge, k = kResetCycles
+/// after the last), so that a bench compares every output with its golden model's reset
+/// state from the very first cycle: an output that comes out of reset wrong is caught.
+template <typename Dut, typename Drive, typename Check>
+void reset_dut(Dut& dut, Drive drive, Check check) {
+  // Power up with reset released, then assert it: its falling edge resets every register
+  // at once (asynchronously), before any clock edge.
   dut.clk_i = 0;
-  dut.rst_ni = 0;
-  if constexpr (requires { dut.step_valid_i; }) dut.step_valid_i = 0;
+  dut.rst_ni = 1;
   dut.eval();
-  for (int i = 0; i < 2; ++i) {
+  dut.rst_ni = 0;
+  for (unsigned k = 0;; ++k) {
+    drive();
+    dut.eval();
+    check(k);
+    if (k == kResetCycles) break;
     dut.clk_i = 1;
     dut.eval();
     dut.clk_i = 0;

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <verilated.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
 #include "npugen/golden/pe_array_model.hpp"
@@ -32,20 +32,10 @@ using npugen::tb::PeArrayStimulus;
 using npugen::tb::StimulusOptions;
 
 constexpr const PeArrayParams& kParams = npugen::design::kPeArray;
-/// Cycles simulated after the first mismatch, so the report shows what follows it.
-constexpr uint64_t kCyclesAfterMismatch = 4;
-/// Cycles traced before the first mismatch by the reproduce command.
-constexpr uint64_t kTraceWindow = 64;
+using npugen::tb::kCyclesAfterMismatch;
+using npugen::tb::kTraceWindow;
 
-struct Options {
-  uint64_t seed = npugen::design::kDefaultSeed;
-  uint64_t cycles = npugen::design::kDefaultCycles;
-  std::string mode = "check";
-  std::string trace;
-  uint64_t trace_from = 0;
-  std::string vectors;
-  std::string repro = "npugen sim <config>";
-};
+using Options = npugen::tb::BenchOptions;
 
 struct Mismatch {
   uint64_t cycle;
@@ -53,6 +43,7 @@ struct Mismatch {
   int tile;  // -1 for acc_valid_o
   uint64_t expected;
   uint64_t got;
+  int reset_edge = -1;  // >= 0: seen in reset, after that many edges
 };
 
 std::string show(uint64_t raw, unsigned width, bool is_signed) {
@@ -106,15 +97,21 @@ std::vector<uint64_t> lane_contributions(const Options& o, unsigned tile, uint64
 void report(const Options& o, const std::vector<Mismatch>& mismatches) {
   const Mismatch& m = mismatches.front();
   const bool is_signed = kParams.acc_signed();
-  std::string text = fmt::format(
-      "MISMATCH at cycle {} in design {} (config {}, hash {:.16}), seed {}\n", m.cycle,
-      npugen::design::kName, npugen::design::kConfigFile, npugen::design::kConfigHash, o.seed);
+  const std::string when =
+      m.reset_edge >= 0
+          ? fmt::format("at cycle {} (in reset after {} edge(s))", m.cycle, m.reset_edge)
+          : fmt::format("at cycle {}", m.cycle);
+  std::string text = fmt::format("MISMATCH {} in design {} (config {}, hash {:.16}), seed {}\n",
+                                 when, npugen::design::kName, npugen::design::kConfigFile,
+                                 npugen::design::kConfigHash, o.seed);
   if (m.tile < 0) {
     text += fmt::format("  acc_valid_o: expected {}, got {}\n", m.expected, m.got);
   } else {
     text += fmt::format("  {} tile {}: expected {}, got {}\n", m.signal, m.tile,
                         show(m.expected, kParams.acc_width, is_signed),
                         show(m.got, kParams.acc_width, is_signed));
+  }
+  if (m.tile >= 0 && m.reset_edge < 0) {
     const uint64_t mask =
         kParams.acc_width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << kParams.acc_width) - 1);
     const uint64_t diff = (m.got - m.expected) & mask;
@@ -137,8 +134,10 @@ void report(const Options& o, const std::vector<Mismatch>& mismatches) {
   }
   for (size_t i = 1; i < mismatches.size(); ++i) {
     const Mismatch& n = mismatches[i];
-    text += fmt::format("  then at cycle {}: {}{} expected {}, got {}\n", n.cycle, n.signal,
-                        n.tile >= 0 ? fmt::format(" tile {}", n.tile) : std::string(),
+    text += fmt::format("  then {}: {}{} expected {}, got {}\n",
+                        n.reset_edge >= 0 ? fmt::format("in reset after {} edge(s)", n.reset_edge)
+                                          : fmt::format("at cycle {}", n.cycle),
+                        n.signal, n.tile >= 0 ? fmt::format(" tile {}", n.tile) : std::string(),
                         show(n.expected, kParams.acc_width, is_signed),
                         show(n.got, kParams.acc_width, is_signed));
   }
@@ -179,7 +178,32 @@ RunResult run(const Options& o, const std::string& mode) {
   }
 
   RunResult r;
-  if (dut) npugen::tb::reset_dut(*dut);
+  // Every output against the golden model's, every cycle from the first: in reset with
+  // arbitrary inputs on the ports, then after each clock edge.
+  auto compare = [&](uint64_t cycle, const PeArrayOutputs& expected, int reset_edge) {
+    const bool got_valid = dut->acc_valid_o != 0;
+    if (got_valid != expected.acc_valid) {
+      r.mismatches.push_back({cycle, "acc_valid_o", -1, uint64_t{expected.acc_valid},
+                              uint64_t{got_valid}, reset_edge});
+    }
+    for (unsigned t = 0; t < kParams.tiles; ++t) {
+      const uint64_t got =
+          npugen::tb::get_bits(dut->acc_o, t * kParams.acc_width, kParams.acc_width);
+      if (got != expected.acc[t]) {
+        r.mismatches.push_back(
+            {cycle, "acc_o", static_cast<int>(t), expected.acc[t], got, reset_edge});
+      }
+    }
+  };
+  if (dut && use_golden) {
+    PeArrayStimulus junk(kParams, StimulusOptions{1.0, kParams.tiles + 1}, ~o.seed);
+    npugen::tb::reset_dut(
+        *dut, [&] { drive(*dut, junk.next()); },
+        [&](unsigned edge) { compare(0, golden.outputs(), static_cast<int>(edge)); });
+  } else if (dut) {
+    npugen::tb::reset_dut(
+        *dut, [] {}, [](unsigned) {});
+  }
 
   const auto start = std::chrono::steady_clock::now();
   std::optional<uint64_t> stop_at;
@@ -204,22 +228,8 @@ RunResult run(const Options& o, const std::string& mode) {
         for (uint64_t v : expected.acc) vectors << fmt::format(" {:x}", v);
         vectors << '\n';
       }
-      if (dut) {
-        const bool got_valid = dut->acc_valid_o != 0;
-        if (got_valid != expected.acc_valid) {
-          r.mismatches.push_back(
-              {cycle, "acc_valid_o", -1, uint64_t{expected.acc_valid}, uint64_t{got_valid}});
-        }
-        // Accumulators are outputs on the cycles acc_valid_o marks (either side's).
-        for (unsigned t = 0; (got_valid || expected.acc_valid) && t < kParams.tiles; ++t) {
-          const uint64_t got =
-              npugen::tb::get_bits(dut->acc_o, t * kParams.acc_width, kParams.acc_width);
-          if (got != expected.acc[t]) {
-            r.mismatches.push_back({cycle, "acc_o", static_cast<int>(t), expected.acc[t], got});
-          }
-        }
-        if (!r.mismatches.empty() && !stop_at) stop_at = cycle + kCyclesAfterMismatch;
-      }
+      if (dut) compare(cycle, expected, -1);
+      if (!r.mismatches.empty() && !stop_at) stop_at = cycle + kCyclesAfterMismatch;
     }
     if (dut) {
       context->timeInc(1);
@@ -236,64 +246,49 @@ RunResult run(const Options& o, const std::string& mode) {
   return r;
 }
 
+int run_checked(const Options& o) {
+  if (o.mode == "bench") {
+    const RunResult rtl = run(o, "rtl");
+    const RunResult checked = run(o, "check");
+    std::printf(
+        "bench: design %s, %llu cycles: rtl alone %.3f s (%.0f cycles/s), checked %.3f s "
+        "(%.0f cycles/s), overhead of checking %.3f\n",
+        npugen::design::kName, static_cast<unsigned long long>(rtl.cycles), rtl.seconds,
+        static_cast<double>(rtl.cycles) / rtl.seconds, checked.seconds,
+        static_cast<double>(checked.cycles) / checked.seconds, checked.seconds / rtl.seconds);
+    if (!checked.mismatches.empty()) {
+      report(o, checked.mismatches);
+      return 1;
+    }
+    return 0;
+  }
+  const RunResult r = run(o, o.mode);
+  if (!r.mismatches.empty()) {
+    report(o, r.mismatches);
+    std::printf("FAIL: %llu cycles simulated\n", static_cast<unsigned long long>(r.cycles));
+    return 1;
+  }
+  std::printf(
+      "PASS: design %s (hash %.16s), seed %llu, mode %s: %llu cycles, %llu results compared, "
+      "%.0f cycles/s\n",
+      npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
+      o.mode.c_str(), static_cast<unsigned long long>(r.cycles),
+      static_cast<unsigned long long>(r.results), static_cast<double>(r.cycles) / r.seconds);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{fmt::format("Co-simulation of design {} (RTL against the golden model)",
-                           npugen::design::kName)};
   Options o;
-  app.add_option("--seed", o.seed, "Seed of the random stimulus")->capture_default_str();
-  app.add_option("--cycles", o.cycles, "Clock cycles to simulate")->capture_default_str();
-  app.add_option("--mode", o.mode,
-                 "check: RTL against golden; rtl: RTL alone; golden: golden alone; bench: rtl "
-                 "then check on the same stimulus, with their time ratio")
-      ->check(CLI::IsMember({"check", "rtl", "golden", "bench"}))
-      ->capture_default_str();
-  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
-  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
-  app.add_option("--vectors", o.vectors, "Write stimulus and expected outputs, one cycle a line");
-  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
-  CLI11_PARSE(app, argc, argv);
-
-#ifndef NPUGEN_TRACE
-  if (!o.trace.empty()) {
-    std::fputs("error: this build has no tracing; npugen sim --trace builds one that has\n",
-               stderr);
-    return 2;
-  }
-#endif
-
-  try {
-    if (o.mode == "bench") {
-      const RunResult rtl = run(o, "rtl");
-      const RunResult checked = run(o, "check");
-      std::printf(
-          "bench: design %s, %llu cycles: rtl alone %.3f s (%.0f cycles/s), checked %.3f s "
-          "(%.0f cycles/s), overhead of checking %.3f\n",
-          npugen::design::kName, static_cast<unsigned long long>(rtl.cycles), rtl.seconds,
-          static_cast<double>(rtl.cycles) / rtl.seconds, checked.seconds,
-          static_cast<double>(checked.cycles) / checked.seconds, checked.seconds / rtl.seconds);
-      if (!checked.mismatches.empty()) {
-        report(o, checked.mismatches);
-        return 1;
-      }
-      return 0;
-    }
-    const RunResult r = run(o, o.mode);
-    if (!r.mismatches.empty()) {
-      report(o, r.mismatches);
-      std::printf("FAIL: %llu cycles simulated\n", static_cast<unsigned long long>(r.cycles));
-      return 1;
-    }
-    std::printf(
-        "PASS: design %s (hash %.16s), seed %llu, mode %s: %llu cycles, %llu results compared, "
-        "%.0f cycles/s\n",
-        npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
-        o.mode.c_str(), static_cast<unsigned long long>(r.cycles),
-        static_cast<unsigned long long>(r.results), static_cast<double>(r.cycles) / r.seconds);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 2;
-  }
-  return 0;
+  o.repro = "npugen sim <config>";
+  npugen::tb::BenchSpec spec;
+  spec.title = fmt::format("Co-simulation of design {} (RTL against the golden model)",
+                           npugen::design::kName);
+  spec.modes = {"check", "rtl", "golden", "bench"};
+  spec.modes_help =
+      "check: RTL against golden; rtl: RTL alone; golden: golden alone; bench: rtl then check "
+      "on the same stimulus, with their time ratio";
+  spec.vectors = true;
+  return npugen::tb::bench_main(argc, argv, spec, o, run_checked);
 }

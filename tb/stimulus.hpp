@@ -25,6 +25,10 @@ class PeArrayStimulus {
 
  private:
   uint32_t draw(unsigned width, bool is_signed, bool extreme);
+  static uint32_t corner_value(unsigned width, bool is_signed, bool high);
+
+  /// Valid steps between two all-lanes corner steps.
+  static constexpr uint64_t kCornerPeriod = 16;
 
   golden::PeArrayParams params_;
   StimulusOptions options_;
@@ -34,6 +38,8 @@ class PeArrayStimulus {
   std::vector<uint32_t> acts_;
   golden::PeArrayStep step_;
   unsigned remaining_ = 0;  // steps left in the current dot product
+  uint64_t valid_steps_ = 0;
+  unsigned corners_ = 0;  // corner steps so far: which corner is next
 };
 
 }  // namespace npugen::tb

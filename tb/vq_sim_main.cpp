@@ -1,8 +1,9 @@
 // Co-simulation of a generated dequantizer (SPEC M3): the verilated RTL (class Vdut) and
 // the golden model run the same seeded stimulus, and every output is compared every
-// cycle (in_ready_o, out_valid_o, err_o, csr_rdata_o; the beat's weights, vector length,
-// VQ and error flags while out_valid_o is high). Every beat taken is also checked against
-// the plain reference lookup (VqReferenceTracker), which shares no code with the model.
+// cycle from the first cycle of reset (in_ready_o, out_valid_o, err_o, csr_rdata_o; the
+// beat's weights, vector length, VQ and error flags while out_valid_o is high: the beat
+// registers have no reset and mean nothing before the first beat). Every beat taken is also checked
+// against the plain reference lookup (VqReferenceTracker), which shares no code with the model.
 //
 // --mode throughput streams with input always valid and output always ready, stepping
 // the vector length through every supported value, and reports the weights delivered per
@@ -10,7 +11,6 @@
 #include <fmt/format.h>
 #include <verilated.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_options.hpp"
 #include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
@@ -37,14 +38,7 @@ constexpr const VqParams& kP = npugen::design::kVq;
 using npugen::tb::kCyclesAfterMismatch;
 using npugen::tb::Mismatch;
 
-struct Options {
-  uint64_t seed = npugen::design::kDefaultSeed;
-  uint64_t cycles = npugen::design::kDefaultCycles;
-  std::string mode = "check";
-  std::string trace;
-  uint64_t trace_from = 0;
-  std::string repro = "npugen sim <config> --block vq";
-};
+using Options = npugen::tb::BenchOptions;
 
 void drive(Vdut& dut, const VqInputs& in) {
   const unsigned w = kP.weight.width;
@@ -87,8 +81,39 @@ int run(const Options& o) {
   uint64_t streaming_cycles = 0, bubbles = 0;
   bool streaming = false;
 
-  dut->in_valid_i = 0;
-  npugen::tb::reset_dut(*dut);
+  // In reset, with arbitrary inputs (beats, codebook and register writes, reads): the
+  // handshake, error and register outputs of the reset state.
+  {
+    std::mt19937_64 junk(~o.seed);
+    VqInputs in = stimulus.inputs();
+    npugen::tb::reset_dut(
+        *dut,
+        [&] {
+          in.in_valid = junk() & 1U;
+          in.out_ready = junk() & 1U;
+          in.cb_we = junk() & 1U;
+          in.cb_row = static_cast<unsigned>(junk() % kP.rows);
+          in.csr_we = junk() & 1U;
+          in.csr_addr = static_cast<unsigned>(junk() & 3U);
+          in.csr_wdata = static_cast<uint32_t>(junk());
+          for (auto& i : in.index) i = static_cast<uint32_t>(junk());
+          drive(*dut, in);
+        },
+        [&](unsigned edge) {
+          const VqOutputs expect = golden.outputs(in);
+          const std::string when = fmt::format("in reset after {} edge(s): ", edge);
+          auto differ = [&](const char* name, uint64_t want, uint64_t have) {
+            if (want != have) {
+              mismatches.push_back(
+                  {0, fmt::format("{}{}: expected {}, got {}", when, name, want, have)});
+            }
+          };
+          differ("in_ready_o", expect.in_ready, dut->in_ready_o);
+          differ("out_valid_o", expect.out_valid, dut->out_valid_o);
+          differ("err_o", expect.err, dut->err_o);
+          differ("csr_rdata_o", expect.csr_rdata, dut->csr_rdata_o);
+        });
+  }
   const auto start = std::chrono::steady_clock::now();
   uint64_t cycle = 0;
   for (; cycle < o.cycles; ++cycle) {
@@ -210,17 +235,16 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      fmt::format("Co-simulation of the dequantizer of design {} (RTL against the "
-                  "golden model, and against the plain reference lookup)",
-                  npugen::design::kName)};
   Options o;
-  app.add_option("--mode", o.mode,
-                 "check: random layers, bubbles and back-pressure; throughput: continuous "
-                 "stream, every vector length, fails on a bubble")
-      ->check(CLI::IsMember({"check", "throughput"}))
-      ->capture_default_str();
-  npugen::tb::add_bench_options(app, o.seed, o.cycles, o.trace, o.trace_from, o.repro);
-  CLI11_PARSE(app, argc, argv);
-  return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
+  o.repro = "npugen sim <config> --block vq";
+  npugen::tb::BenchSpec spec;
+  spec.title = fmt::format(
+      "Co-simulation of the dequantizer of design {} (RTL against the golden model, and "
+      "against the plain reference lookup)",
+      npugen::design::kName);
+  spec.modes = {"check", "throughput"};
+  spec.modes_help =
+      "check: random layers, bubbles and back-pressure; throughput: continuous stream, every "
+      "vector length, fails on a bubble";
+  return npugen::tb::bench_main(argc, argv, spec, o, run);
 }

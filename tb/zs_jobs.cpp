@@ -1,12 +1,16 @@
 #include "zs_jobs.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace npugen::tb {
 
 const std::vector<std::string>& zs_patterns() {
+  // "corners" first, so that every run has one: a dense job in which every lane of every
+  // tile multiplies the same corner of both ranges (most negative x most negative, largest x
+  // largest, mixed), the only stimulus that shows a wrong sign extension of the tree's sum.
   static const std::vector<std::string> kPatterns = {
-      "sparsity 0",   "sparsity 0.5", "sparsity 0.9",         "sparsity 1.0",
+      "corners",      "sparsity 0",   "sparsity 0.5",         "sparsity 0.9", "sparsity 1.0",
       "pruned lanes", "uneven tiles", "clustered empty rows", "sparsity 0.75"};
   return kPatterns;
 }
@@ -70,6 +74,21 @@ ZsJob ZsJobSource::next() {
   const uint32_t amask =
       p_.array.act_width >= 32 ? ~uint32_t{0} : (uint32_t{1} << p_.array.act_width) - 1;
   for (auto& a : job.acts) a = static_cast<uint32_t>(rng_()) & amask;
+  if (pat == "corners") {
+    // Corner k of the job: weight and activation each the format's low or high end (a zero
+    // weight, the low end of an unsigned format, is replaced by the high end: zeros are
+    // skipped, not multiplied).
+    const unsigned k = corners_++ % 4;
+    const auto end = [](unsigned width, bool is_signed, bool high) -> int64_t {
+      if (!is_signed) return high ? (int64_t{1} << width) - 1 : 0;
+      return high ? (int64_t{1} << (width - 1)) - 1 : -(int64_t{1} << (width - 1));
+    };
+    int64_t w = end(p_.array.weight_width, p_.array.weight_signed, k & 1U);
+    if (w == 0) w = end(p_.array.weight_width, false, true);
+    const int64_t a = end(p_.array.act_width, p_.array.act_signed, ((k >> 1) ^ k) & 1U);
+    std::fill(job.weights.values.begin(), job.weights.values.end(), w);
+    std::fill(job.acts.begin(), job.acts.end(), static_cast<uint32_t>(a) & amask);
+  }
   const auto levels = p_.levels();
   const golden::HierSchedule s = golden::preprocess(job.weights, levels);
   const auto problems = golden::check_schedule(job.weights, levels, s);

@@ -38,6 +38,7 @@ class ZsJobSource {
   unsigned max_rows_;
   std::mt19937_64 rng_;
   uint64_t count_ = 0;
+  unsigned corners_ = 0;  // corner jobs so far: which corner is next
 };
 
 }  // namespace npugen::tb

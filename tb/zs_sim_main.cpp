@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include <verilated.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "Vdut.h"
+#include "bench_options.hpp"
 #include "bench_report.hpp"
 #include "design_params.hpp"
 #include "dut_harness.hpp"
@@ -34,15 +34,30 @@ constexpr const ZeroSkipParams& kP = npugen::design::kZeroSkip;
 using npugen::tb::kCyclesAfterMismatch;
 using npugen::tb::Mismatch;
 
-struct Options {
-  uint64_t seed = npugen::design::kDefaultSeed;
-  uint64_t cycles = npugen::design::kDefaultCycles;
-  unsigned max_rows = 0;
-  double valid_probability = npugen::design::kValidProbability;
-  std::string trace;
-  uint64_t trace_from = 0;
-  std::string repro = "npugen sim <config>";
-};
+using Options = npugen::tb::BenchOptions;
+
+/// Compares every output of the array with the golden model's; `when` names the cycle.
+void compare(const Vdut& dut, const ZeroSkipOutputs& expect, uint64_t cycle,
+             const std::string& when, std::vector<Mismatch>& out) {
+  auto differ = [&](const char* name, uint64_t want, uint64_t got) {
+    if (want != got) {
+      out.push_back({cycle, fmt::format("{}{}: expected {}, got {}", when, name, want, got)});
+    }
+  };
+  differ("step_ready_o", expect.step_ready, dut.step_ready_o);
+  differ("act_rd_en_o", expect.act_rd_en, dut.act_rd_en_o);
+  differ("act_rd_row_o", expect.act_rd_row, dut.act_rd_row_o);
+  differ("act_rd_count_o", expect.act_rd_count, dut.act_rd_count_o);
+  differ("acc_valid_o", expect.acc_valid, dut.acc_valid_o);
+  for (unsigned t = 0; t < kP.array.tiles; ++t) {
+    const uint64_t got =
+        npugen::tb::get_bits(dut.acc_o, t * kP.array.acc_width, kP.array.acc_width);
+    if (got != expect.acc[t]) {
+      out.push_back({cycle, fmt::format("{}acc_o tile {}: expected 0x{:x}, got 0x{:x}", when, t,
+                                        expect.acc[t], got)});
+    }
+  }
+}
 
 int run(const Options& o) {
   auto context = std::make_unique<VerilatedContext>();
@@ -61,7 +76,27 @@ int run(const Options& o) {
   std::vector<Mismatch> mismatches;
   std::optional<uint64_t> stop_at;
 
-  npugen::tb::reset_dut(*dut);
+  // In reset, with arbitrary steps and activation rows offered: the reset state.
+  std::mt19937_64 junk(~o.seed);
+  npugen::tb::reset_dut(
+      *dut,
+      [&] {
+        dut->step_valid_i = 1;
+        for (unsigned i = 0; i < layout.width(); i += 32) {
+          npugen::tb::set_bits(dut->step_ctrl_i, i, std::min(32U, layout.width() - i), junk());
+        }
+        for (auto& v : rd) v = static_cast<uint32_t>(junk());
+        npugen::tb::pack_fields(dut->act_rd_data_i, rd.data(), kP.act_rows_per_cycle * lanes,
+                                kP.array.act_width);
+        for (unsigned i = 0; i < tiles * lanes; ++i) {
+          npugen::tb::set_bits(dut->step_weight_i, i * kP.array.weight_width, kP.array.weight_width,
+                               junk());
+        }
+      },
+      [&](unsigned edge) {
+        compare(*dut, golden.outputs(), 0, fmt::format("in reset after {} edge(s): ", edge),
+                mismatches);
+      });
 
   std::mt19937_64 bubbles(o.seed ^ 0x9e3779b97f4a7c15ULL);
   double job_seconds = 0;  // drawing, preprocessing and proving jobs
@@ -108,25 +143,7 @@ int run(const Options& o) {
                             kP.array.act_width);
     dut->eval();
 
-    // Compare every output of this cycle.
-    auto differ = [&](const char* name, uint64_t want, uint64_t got) {
-      if (want != got) {
-        mismatches.push_back({cycle, fmt::format("{}: expected {}, got {}", name, want, got)});
-      }
-    };
-    differ("step_ready_o", expect.step_ready, dut->step_ready_o);
-    differ("act_rd_en_o", expect.act_rd_en, dut->act_rd_en_o);
-    differ("act_rd_row_o", expect.act_rd_row, dut->act_rd_row_o);
-    differ("act_rd_count_o", expect.act_rd_count, dut->act_rd_count_o);
-    differ("acc_valid_o", expect.acc_valid, dut->acc_valid_o);
-    for (unsigned t = 0; t < tiles; ++t) {
-      const uint64_t got =
-          npugen::tb::get_bits(dut->acc_o, t * kP.array.acc_width, kP.array.acc_width);
-      if (got != expect.acc[t]) {
-        mismatches.push_back({cycle, fmt::format("acc_o tile {}: expected 0x{:x}, got 0x{:x}", t,
-                                                 expect.acc[t], got)});
-      }
-    }
+    compare(*dut, expect, cycle, "", mismatches);
     if (expect.acc_valid) {
       // The golden model against the plain reference for the finished job.
       ZsJob& job = jobs.at(results);
@@ -215,22 +232,17 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      fmt::format("Co-simulation of zero-skipping design {} (RTL against the golden "
-                  "model, golden against the dense reference)",
-                  npugen::design::kName)};
   Options o;
+  o.repro = "npugen sim <config>";
   o.max_rows = std::min<unsigned>(kP.max_rows, 64);
-  app.add_option("--max-rows", o.max_rows, "Most rows C of a job")
-      ->check(CLI::Range(1U, kP.max_rows))
-      ->capture_default_str();
-  app.add_option("--valid-probability", o.valid_probability, "Share of cycles offering a step")
-      ->check(CLI::Range(0.01, 1.0))
-      ->capture_default_str();
-  std::string mode = "check";
-  app.add_option("--mode", mode, "check (the only mode of the zero-skipping bench)")
-      ->check(CLI::IsMember({"check"}));
-  npugen::tb::add_bench_options(app, o.seed, o.cycles, o.trace, o.trace_from, o.repro);
-  CLI11_PARSE(app, argc, argv);
-  return npugen::tb::run_guarded(o.trace, [&] { return run(o); });
+  o.valid_probability = npugen::design::kValidProbability;
+  npugen::tb::BenchSpec spec;
+  spec.title = fmt::format(
+      "Co-simulation of zero-skipping design {} (RTL against the golden model, golden against "
+      "the dense reference)",
+      npugen::design::kName);
+  spec.modes_help = "check (the only mode of the zero-skipping bench)";
+  spec.max_rows_limit = kP.max_rows;
+  spec.valid_probability = true;
+  return npugen::tb::bench_main(argc, argv, spec, o, run);
 }

@@ -67,7 +67,8 @@ bool TaskUnitModel::grant_for(unsigned kind, TaskGrant& g) const {
     if (s_.valid[e] && !s_.started[e] && s_.entry[e].kind() == kind &&
         s_.seq[e] == s_.next_seq[kind]) {
       if (s_.dep[e] != 0 || s_.conf[e] != 0) return false;
-      g = TaskGrant{true, engine, e, s_.entry[e].task_id, s_.entry[e].cycles};
+      const TaskConfig& c = s_.entry[e];
+      g = TaskGrant{true, engine, e, c.task_id, c.cycles, c.network_id, c.base_index};
       return true;
     }
   }
@@ -79,8 +80,8 @@ TaskUnitOutputs TaskUnitModel::outputs() const {
   if (s_.fetch == Fetch::kFetch) {
     const uint32_t limit = s_.total_known ? s_.total : 2;
     o.mem_req = s_.issued < limit;
-    o.mem_addr = (s_.fetch_base + s_.issued) & mask_of(p_.memory_address_bits());
   }
+  o.mem_addr = (s_.fetch_base + (s_.issued & 0xFFFF)) & mask_of(p_.memory_address_bits());
   for (unsigned kind = 0; kind < kEngineKinds; ++kind) grant_for(kind, o.grant[kind]);
   o.commit = s_.fetch == Fetch::kFull && s_.cq_count < p_.config_queue_depth;
   o.commit_task = o.commit ? s_.fq.task_id : 0;
@@ -90,6 +91,25 @@ TaskUnitOutputs TaskUnitModel::outputs() const {
   o.idle = !any;
   o.err = s_.err;
   return o;
+}
+
+uint32_t TaskUnitModel::csr_read(uint32_t address) const {
+  const unsigned q = (address & ((1U << task_csr::kAddressBits) - 1)) / task_csr::kQueueStride;
+  if (q >= p_.queues) return 0;
+  switch (address % task_csr::kQueueStride) {
+    case task_csr::kHead:
+      return static_cast<uint32_t>(s_.head[q]);
+    case task_csr::kCount:
+      return static_cast<uint32_t>(s_.count[q]);
+    case task_csr::kNetworkId:
+      return s_.network_id[q];
+    case task_csr::kBaseIndex:
+      return s_.base_index[q];
+    case task_csr::kPriority:
+      return s_.priority[q];
+    default:
+      return 0;
+  }
 }
 
 unsigned TaskUnitModel::occupied_entries() const {

@@ -74,8 +74,6 @@ ZeroSkipOutputs ZeroSkipArrayModel::outputs() const {
 void ZeroSkipArrayModel::compute(InFlight& into) {
   const unsigned tiles = p_.array.tiles;
   const unsigned lanes = p_.array.lanes;
-  const unsigned span = 2 * p_.intra.lookaside + 1;
-  const int d = static_cast<int>(p_.intra.lookaside);
   const unsigned h = p_.intra.lookahead;
   const unsigned big_h = p_.inter.lookahead;
   const unsigned selects = p_.lane_selects();
@@ -91,8 +89,10 @@ void ZeroSkipArrayModel::compute(InFlight& into) {
       // past H) read zero.
       uint64_t act = 0;
       if (sel < selects && a <= big_h) {
-        const unsigned dc = sel / span;
-        const int lane = static_cast<int>(l) + static_cast<int>(sel % span) - d;
+        unsigned dc = 0;
+        int dl = 0;
+        p_.lane_select_of(sel, dc, dl);
+        const int lane = static_cast<int>(l) + dl;
         if (dc <= h && lane >= 0 && lane < static_cast<int>(lanes)) {
           act = window_rows_[size_t{a + dc} * lanes + static_cast<unsigned>(lane)];
         }

@@ -93,6 +93,13 @@ std::vector<std::string> check_schedule(const HierTensor& tensor,
           report(fmt::format("step {} tile {} lane {}: select ({}, {}) outside h={}, d={}", i, u, l,
                              dc, dl, levels[0].lookahead, levels[0].lookaside));
         }
+        // The select set has no sideways move inside a weight's own row (no mux input).
+        if (dc == 0 && dl != 0) {
+          report(
+              fmt::format("step {} tile {} lane {}: select (0, {}) moves a weight sideways in "
+                          "its own row",
+                          i, u, l, dl));
+        }
         if (w == 0) continue;
         const int64_t row = row_base + dc;
         const int64_t lane = static_cast<int64_t>(l) + dl;

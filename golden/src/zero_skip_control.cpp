@@ -54,8 +54,8 @@ std::vector<ControlField> ControlLayout::fields() const {
   }
   if (lane_select_bits > 0) {
     f.push_back({"lane_select[t][l]", lane_lsb(0, 0), lane_select_bits,
-                 "dc*(2d+1) + dl + d: the lane multiplies window row a+dc, lane l+dl; tile t, "
-                 "lane l at bit " +
+                 "0: the lane multiplies its own activation (window row a, lane l); 1 + "
+                 "(dc-1)*(2d+1) + dl + d: window row a+dc, lane l+dl; tile t, lane l at bit " +
                      std::to_string(lane_lsb(0, 0)) + " + (t*" + std::to_string(lanes) + " + l)*" +
                      std::to_string(lane_select_bits)});
   }
@@ -113,7 +113,6 @@ std::vector<StreamStep> step_stream(const ZeroSkipParams& p, const HierSchedule&
   }
   const uint32_t mask =
       p.array.weight_width >= 32 ? ~uint32_t{0} : (uint32_t{1} << p.array.weight_width) - 1;
-  const unsigned span = 2 * p.intra.lookaside + 1;
   std::vector<StreamStep> out;
   const size_t steps = s.steps();
   out.reserve(std::max<size_t>(steps, 1));
@@ -127,8 +126,7 @@ std::vector<StreamStep> step_stream(const ZeroSkipParams& p, const HierSchedule&
     c.lane_select.assign(size_t{tiles} * lanes, 0);
     step.weights.assign(size_t{tiles} * lanes, 0);
     if (steps == 0) {
-      // Lane select of (dc 0, dl 0) keeps the zero weights harmless and readable.
-      for (auto& sel : c.lane_select) sel = static_cast<uint8_t>(p.intra.lookaside);
+      // Lane selects of (dc 0, dl 0): the zero weights multiply their own activations.
       out.push_back(std::move(step));
       break;
     }
@@ -139,8 +137,11 @@ std::vector<StreamStep> step_stream(const ZeroSkipParams& p, const HierSchedule&
       for (unsigned l = 0; l < lanes; ++l) {
         const size_t at = (i * tiles + t) * lanes + l;
         step.weights[size_t{t} * lanes + l] = static_cast<uint32_t>(s.weight[at]) & mask;
+        if (s.sel_cycle[at] == 0 && s.sel_lane[at] != 0) {
+          throw std::invalid_argument("step_stream: a weight moves sideways in its own row");
+        }
         c.lane_select[size_t{t} * lanes + l] =
-            static_cast<uint8_t>(s.sel_cycle[at] * span + s.sel_lane[at] + p.intra.lookaside);
+            static_cast<uint8_t>(p.lane_select_code(s.sel_cycle[at], s.sel_lane[at]));
       }
     }
     out.push_back(std::move(step));

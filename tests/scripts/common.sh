@@ -7,14 +7,16 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 manifest_field() { sed -n "s/^  \"$2\": \"\(.*\)\",\?$/\1/p" "$1/manifest.json" | head -n 1; }
 
 # Builds a mutated design folder's co-simulation of BLOCK (default the PE array) and runs
-# it for CYCLES (default 5000); it must fail with status 1, a mismatch report and a
-# reproduce command. Its output is left in DIR.out.
+# it for CYCLES (default 5000) with SEED (default the configuration's); it must fail with
+# status 1, a mismatch report and a reproduce command. Its output is left in DIR.out.
 run_mutant() {
-  local dir=$1 block=${2:-pe_array} cycles=${3:-5000} rc=0 build=build make_args=()
+  local dir=$1 block=${2:-pe_array} cycles=${3:-5000} seed=${4:-} rc=0 build=build make_args=()
+  local seed_args=()
+  [ -z "$seed" ] || seed_args=(--seed "$seed")
   if [ "$block" != pe_array ]; then build=build-$block; make_args=(BLOCK="$block"); fi
   make -s -C "$dir/sim" "${make_args[@]}" >"$dir.build.log" 2>&1 \
     || { tail -20 "$dir.build.log"; fail "build"; }
-  "$dir/sim/$build/sim" --cycles "$cycles" >"$dir.out" 2>&1 || rc=$?
+  "$dir/sim/$build/sim" --cycles "$cycles" "${seed_args[@]}" >"$dir.out" 2>&1 || rc=$?
   cat "$dir.out"
   [ "$rc" = 1 ] || fail "the broken design passed (status $rc)"
   grep -q '^MISMATCH at cycle' "$dir.out" || fail "no mismatch report"

@@ -1,6 +1,7 @@
 // Zero-skipping preprocessing against its contract (the independent checker), the
 // lower bound and the plain dense reference; the control-word layout; the cycle model
 // of the zero-skipping array against the dense reference.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -151,6 +152,18 @@ TEST_CASE("the checker catches broken schedules", "[zero_skip]") {
     CHECK_FALSE(check_schedule(w, levels, bad).empty());
   }
   {
+    // A sideways move inside the weight's own row: not in the select set (no mux input).
+    HierSchedule bad = good;
+    bad.sel_cycle[at] = 0;
+    bad.sel_lane[at] = 1;
+    const auto problems = check_schedule(w, levels, bad);
+    REQUIRE_FALSE(problems.empty());
+    bool named = false;
+    for (const auto& p : problems)
+      named = named || p.find("sideways in its own row") != std::string::npos;
+    CHECK(named);
+  }
+  {
     HierSchedule bad = good;
     REQUIRE(bad.steps() >= 2);
     bad.base[1] = bad.base[0];
@@ -175,6 +188,34 @@ TEST_CASE("levels remove cycles on sparse weights and nothing on dense ones", "[
   CHECK(preprocess(empty, {{1, 1}, {1, 1}}).steps() == 0);
 }
 
+TEST_CASE("lane selects: own activation first, then 2d+1 lanes of each row ahead", "[zero_skip]") {
+  for (unsigned h = 0; h <= 4; ++h) {
+    for (unsigned d = 0; d <= 4; ++d) {
+      ZeroSkipParams p;
+      p.intra = {h, d};
+      CHECK(p.lane_selects() == 1 + h * (2 * d + 1));
+      std::vector<bool> used(p.lane_selects(), false);
+      auto check = [&](unsigned dc, int dl) {
+        const unsigned code = p.lane_select_code(dc, dl);
+        REQUIRE(code < p.lane_selects());
+        CHECK_FALSE(used[code]);
+        used[code] = true;
+        unsigned back_dc = 99;
+        int back_dl = 99;
+        p.lane_select_of(code, back_dc, back_dl);
+        CHECK(back_dc == dc);
+        CHECK(back_dl == dl);
+      };
+      check(0, 0);
+      CHECK(p.lane_select_code(0, 0) == 0);
+      for (unsigned dc = 1; dc <= h; ++dc) {
+        for (int dl = -static_cast<int>(d); dl <= static_cast<int>(d); ++dl) check(dc, dl);
+      }
+      CHECK(std::count(used.begin(), used.end(), true) == static_cast<long>(used.size()));
+    }
+  }
+}
+
 TEST_CASE("control words pack and unpack every field", "[zero_skip]") {
   std::mt19937_64 rng(9);
   ZeroSkipParams p;
@@ -186,8 +227,8 @@ TEST_CASE("control words pack and unpack every field", "[zero_skip]") {
   CHECK(layout.advance_bits == 9);
   CHECK(layout.tile_offset_bits == 1);
   CHECK(layout.dest_bits == 2);
-  CHECK(layout.lane_select_bits == 4);  // 3 x 3 = 9 inputs
-  CHECK(layout.width() == 2 + 9 + 5 * 3 + 15 * 4);
+  CHECK(layout.lane_select_bits == 3);  // 1 + 2 x 3 = 7 inputs (none sideways in row 0)
+  CHECK(layout.width() == 2 + 9 + 5 * 3 + 15 * 3);
   for (int i = 0; i < 100; ++i) {
     StepControl c;
     c.first = rng() % 2;
@@ -197,7 +238,7 @@ TEST_CASE("control words pack and unpack every field", "[zero_skip]") {
       c.tile_offset.push_back(static_cast<uint8_t>(rng() % 2));
       c.dest.push_back(static_cast<uint8_t>(rng() % 4));
     }
-    for (unsigned k = 0; k < 15; ++k) c.lane_select.push_back(static_cast<uint8_t>(rng() % 16));
+    for (unsigned k = 0; k < 15; ++k) c.lane_select.push_back(static_cast<uint8_t>(rng() % 8));
     const StepControl back = unpack_control(layout, pack_control(layout, c));
     CHECK(back.first == c.first);
     CHECK(back.last == c.last);

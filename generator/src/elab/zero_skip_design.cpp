@@ -30,14 +30,16 @@ ZeroSkipDesign elaborate_zero_skip(const config::Config& c) {
   z.params = zero_skip_params(c);
   z.layout = golden::ControlLayout::of(z.params);
   z.window = static_cast<int>(z.params.window());
-  // Rows read reach base + window - 1 <= max_rows - 1 + window - 1.
+  // Row counts (fresh rows, rows loaded, rows read: 0 to the window) share one width that
+  // also holds R + 1, so that comparing a count with R is never constant (R need not be a
+  // power of two).
+  z.count_bits = std::max(static_cast<int>(golden::bits_for(z.params.window() + 1)),
+                          static_cast<int>(golden::bits_for(z.params.act_rows_per_cycle + 2)));
+  // Rows read reach base + window - 1 <= max_rows - 1 + window - 1; the row arithmetic
+  // also takes the counts (and the advance) without truncating them.
   z.row_bits = std::max(
-      static_cast<int>(z.layout.advance_bits),
-      static_cast<int>(golden::bits_for(uint64_t{z.params.max_rows} + z.params.window() - 1)));
-  // Row counts (fresh rows, rows loaded, rows read) share one width, at least 2 bits so
-  // that comparing a count with R is never constant.
-  z.count_bits = std::max({2, static_cast<int>(golden::bits_for(z.params.window() + 1)),
-                           static_cast<int>(golden::bits_for(z.params.act_rows_per_cycle + 1))});
+      {static_cast<int>(z.layout.advance_bits), z.count_bits,
+       static_cast<int>(golden::bits_for(uint64_t{z.params.max_rows} + z.params.window() - 1))});
   z.lane_mux = z.params.lane_selects() > 1;
   z.prefetch_mux = z.params.inter.lookahead > 0;
   z.demux = z.params.inter.lookaside > 0;

@@ -78,6 +78,7 @@ TemplateData tasks_data(const elab::Design& design) {
   d.set("csr_netid", dec(golden::task_csr::kNetworkId));
   d.set("csr_baseidx", dec(golden::task_csr::kBaseIndex));
   d.set("csr_prio", dec(golden::task_csr::kPriority));
+  d.set("head_rdata", fit("head_q[q]", maw, 32));
   // Interface bits the manager ignores.
   std::vector<std::string> unused;
   const int wdata_used = std::max(24, maw);
@@ -139,8 +140,10 @@ void emit_tasks_docs(const elab::Design& design, const std::vector<std::string>&
        "Priority: the highest non-empty queue is fetched from (ties: the lower queue)."}};
   std::string md = fmt::format(
       "<!-- {} -->\n# Registers of {}\n\n"
-      "{} task queue(s); write-only 32-bit registers on `csr_addr_i` at word address queue x "
-      "{} + offset. The C header `{}` holds the same map; descriptor layout in the npugen "
+      "{} task queue(s); 32-bit registers on `csr_addr_i` at word address queue x {} + "
+      "offset, written with `csr_we_i` / `csr_wdata_i` and read back on `csr_rdata_o` "
+      "(combinational; an address with no register reads 0). The C header `{}` holds the same map; "
+      "descriptor layout in the npugen "
       "documentation (docs/tasks.md).\n\n"
       "| register | offset | bits | meaning |\n| --- | --- | --- | --- |\n",
       file_header(design, "").substr(1), design.tasks.unit_module, p.queues, csr::kQueueStride,

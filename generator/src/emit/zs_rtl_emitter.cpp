@@ -14,6 +14,12 @@ std::string zext(const std::string& signal, int from, int to) {
   return fmt::format("{{{}'b0, {}}}", to - from, signal);
 }
 
+// A `from`-bit signal at `to` bits: zero-extended, or its low bits.
+std::string resize(const std::string& signal, int from, int to) {
+  if (from <= to) return zext(signal, from, to);
+  return fmt::format("{}[{}:0]", signal, to - 1);
+}
+
 // Next value of a flat shift register of `stages` groups of `width` bits.
 std::string shift_groups(const std::string& reg, const std::string& input, int stages, int width) {
   if (stages == 1) return input;
@@ -59,6 +65,8 @@ TemplateData zs_data(const elab::Design& design) {
   d.set("demux", flag(z.demux));
   d.set("latency", dec(pe.latency));
   d.set("advance_ext", zext("head_advance", static_cast<int>(lay.advance_bits), z.row_bits));
+  // The advance as a row count: the comparison before it keeps it below the window.
+  d.set("advance_count", resize("head_advance", static_cast<int>(lay.advance_bits), z.count_bits));
   d.set("fresh_ext", zext("fresh", z.count_bits, z.row_bits));
   d.set("done_ext", zext("done", z.count_bits, z.row_bits));
   // the template's row constant uses row_width for the address width
@@ -106,14 +114,14 @@ TemplateData zs_data(const elab::Design& design) {
   const int outs = z.demux ? static_cast<int>(p.inter.lookaside + 1) : 1;
   d.set("tile_outs_width", dec(outs * pe.acc_width));
   d.set("routed_msb", dec(pe.tiles * outs * pe.acc_width - 1));
-  const int span = 2 * static_cast<int>(p.intra.lookaside) + 1;
   const int inputs = static_cast<int>(p.lane_selects());
   d.set("cand_msb", dec(inputs * pe.act_width - 1));
-  // Lane candidates: input k = dc*span + dl + d reads tile row dc, lane l + dl.
+  // Lane candidates: input k (ZeroSkipParams::lane_select_code) reads tile row dc, lane l + dl.
   std::string cands;
   for (int k = 0; k < inputs; ++k) {
-    const int dc = k / span;
-    const int dl = k % span - static_cast<int>(p.intra.lookaside);
+    unsigned dc = 0;
+    int dl = 0;
+    p.lane_select_of(static_cast<unsigned>(k), dc, dl);
     std::string source;
     if (dl == 0) {
       source = fmt::format("rows[{}*{} + l*{} +: {}]", dc, row_width, pe.act_width, pe.act_width);

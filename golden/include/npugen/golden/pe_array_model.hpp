@@ -37,6 +37,8 @@ class PeArrayModel {
   void reset();
   /// One rising clock edge.
   PeArrayOutputs tick(const PeArrayStep& step);
+  /// The outputs as they are now (after reset: nothing valid, accumulators zero).
+  [[nodiscard]] PeArrayOutputs outputs() const { return PeArrayOutputs{acc_valid_, acc_}; }
 
   [[nodiscard]] const PeArrayParams& params() const { return params_; }
 

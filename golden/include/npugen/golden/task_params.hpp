@@ -71,8 +71,9 @@ struct TaskParams {
   }
 };
 
-/// Task-queue registers (write-only; word address = queue * kQueueStride + offset).
-/// Software programs a queue while its COUNT is 0; writing COUNT != 0 enqueues the list.
+/// Task-queue registers (word address = queue * kQueueStride + offset), written and read
+/// back. Software programs a queue while its COUNT is 0; writing COUNT != 0 enqueues the
+/// list.
 namespace task_csr {
 inline constexpr unsigned kQueueStride = 8;
 inline constexpr unsigned kHead = 0;       ///< descriptor-memory word address of the list head

@@ -31,12 +31,16 @@ struct TaskGrant {
   unsigned entry = 0;
   uint32_t task_id = 0;
   uint64_t cycles = 0;
+  uint32_t network_id = 0;  ///< from the task's queue
+  uint32_t base_index = 0;  ///< from the task's queue
   bool operator==(const TaskGrant&) const = default;
 };
 
+/// Outputs that depend on the registered state only (csr_rdata_o, which follows the address
+/// input, is csr_read()). Fields of a grant that is not valid are zero, as on the ports.
 struct TaskUnitOutputs {
   bool mem_req = false;
-  uint64_t mem_addr = 0;
+  uint64_t mem_addr = 0;  ///< the fetch's next address, also between fetches
   std::array<TaskGrant, kEngineKinds> grant{};
   bool commit = false;       ///< a descriptor moved from the fetch queue to the config queue
   uint32_t commit_task = 0;  ///< its task id
@@ -66,6 +70,8 @@ class TaskUnitModel {
 
   void reset();
   [[nodiscard]] TaskUnitOutputs outputs() const;
+  /// The register at a word address (csr_rdata_o): the queue registers; 0 elsewhere.
+  [[nodiscard]] uint32_t csr_read(uint32_t address) const;
   /// Advances one clock edge.
   void step(const TaskUnitInputs& in);
   /// True when a step with no CSR write, no read data and no completion changes nothing.

@@ -23,9 +23,29 @@ struct ZeroSkipParams {
 
   /// Rows the activation window holds: the step's base row and h + H after it.
   [[nodiscard]] constexpr unsigned window() const { return intra.lookahead + inter.lookahead + 1; }
-  /// Inputs of each lane's activation mux: (h + 1) rows x (2d + 1) lanes.
+  /// Inputs of each lane's activation mux: its own activation (row 0, its own lane), then
+  /// 2d + 1 lanes of each of the h rows ahead. A weight never moves sideways inside its own
+  /// row (that empties no row, so no preprocessing does it): row 0 has one input.
   [[nodiscard]] constexpr unsigned lane_selects() const {
-    return (intra.lookahead + 1) * (2 * intra.lookaside + 1);
+    return 1 + intra.lookahead * (2 * intra.lookaside + 1);
+  }
+  /// The lane-mux input of the select (dc, dl): 0 for (0, 0), otherwise
+  /// 1 + (dc - 1)(2d + 1) + dl + d.
+  [[nodiscard]] constexpr unsigned lane_select_code(unsigned dc, int dl) const {
+    if (dc == 0) return 0;
+    return 1 + (dc - 1) * (2 * intra.lookaside + 1) +
+           static_cast<unsigned>(dl + static_cast<int>(intra.lookaside));
+  }
+  /// The select (dc, dl) of a lane-mux input below lane_selects().
+  constexpr void lane_select_of(unsigned code, unsigned& dc, int& dl) const {
+    if (code == 0) {
+      dc = 0;
+      dl = 0;
+      return;
+    }
+    const unsigned span = 2 * intra.lookaside + 1;
+    dc = 1 + (code - 1) / span;
+    dl = static_cast<int>((code - 1) % span) - static_cast<int>(intra.lookaside);
   }
   /// Levels in the order the preprocessing takes them.
   [[nodiscard]] std::vector<SkipDepth> levels() const { return {intra, inter}; }
@@ -51,7 +71,8 @@ struct ControlField {
 ///   then per tile t: tile offset (O bits), destination (X bits),
 ///   then per tile t and lane l: lane select (S bits).
 /// A = bits for max_rows values (at least bits for window+1 values), O = bits for H+1, X = bits for
-/// D+1, S = bits for (h+1)(2d+1). A lane select encodes (dc, dl) as dc * (2d+1) + dl + d.
+/// D+1, S = bits for 1 + h(2d+1). A lane select encodes (dc, dl) as
+/// ZeroSkipParams::lane_select_code: 0 for (0, 0), 1 + (dc-1)(2d+1) + dl + d for dc >= 1.
 struct ControlLayout {
   unsigned tiles = 1;
   unsigned lanes = 1;
@@ -81,7 +102,7 @@ struct StepControl {
   uint32_t advance = 0;              ///< first step: the base row; otherwise base - previous base
   std::vector<uint8_t> tile_offset;  ///< [T] a in [0, H]
   std::vector<uint8_t> dest;         ///< [T] dx in [0, D]: accumulator t + dx
-  std::vector<uint8_t> lane_select;  ///< [T*L] dc * (2d+1) + dl + d
+  std::vector<uint8_t> lane_select;  ///< [T*L] ZeroSkipParams::lane_select_code(dc, dl)
 };
 
 /// Packs into 32-bit words, least significant first (Verilator's wide-port layout).
