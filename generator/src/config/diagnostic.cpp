@@ -35,11 +35,6 @@ size_t error_count(const Diagnostics& diagnostics) {
   return n;
 }
 
-std::string shorten(const std::string& text, size_t max) {
-  if (text.size() <= max) return text;
-  return fmt::format("{}... ({} characters)", text.substr(0, max), text.size());
-}
-
 namespace {
 
 size_t edit_distance(const std::string& a, const std::string& b) {

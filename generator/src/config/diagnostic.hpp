@@ -32,10 +32,6 @@ void report(Diagnostics& out, Diagnostic d);
 /// Errors in all, those the closing line counts included.
 size_t error_count(const Diagnostics& diagnostics);
 
-/// A user's text as messages quote it: longer than `max` characters, its start and its
-/// length ("abc... (10485760 characters)"), so that a huge value is never echoed back.
-std::string shorten(const std::string& text, size_t max = 64);
-
 /// Closest candidate by edit distance, or empty when none is close enough to suggest.
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
 

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "util/text.hpp"
+
 namespace npugen::config {
 namespace {
 
@@ -18,7 +20,7 @@ std::string show_scalar(const YAML::Node& node) {
   if (node.IsNull()) return "nothing";
   if (node.IsSequence()) return "a list";
   if (node.IsMap()) return "a mapping";
-  const std::string text = shorten(node.Scalar());
+  const std::string text = util::shorten(node.Scalar());
   if (node.Tag() == "!") return fmt::format("the quoted string \"{}\"", text);
   return fmt::format("'{}'", text);
 }
@@ -81,7 +83,7 @@ Section::Section(Reader& reader, std::string path, Location location,
       continue;
     }
     if (const Item* first = find(item.key)) {
-      reader.error(item.key_location, path_of(shorten(item.key)),
+      reader.error(item.key_location, path_of(util::shorten(item.key)),
                    fmt::format("duplicate key (first given at line {})", first->key_location.line));
       continue;
     }
@@ -213,9 +215,9 @@ std::string Section::identifier(const std::string& key, std::optional<std::strin
   }
   const std::string& text = item->value.Scalar();
   if (!is_identifier(text)) {
-    reader_->error(
-        location_of(key), path_of(key),
-        fmt::format("'{}' is not a valid identifier: expected {}", shorten(text), constraint));
+    reader_->error(location_of(key), path_of(key),
+                   fmt::format("'{}' is not a valid identifier: expected {}", util::shorten(text),
+                               constraint));
     return fallback;
   }
   return text;
@@ -234,8 +236,9 @@ std::string Section::choice(const std::string& key, const std::string& default_v
   }
   const std::string& text = item->value.Scalar();
   if (!valid(text)) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("'{}' is not allowed: expected {}", shorten(text), constraint));
+    reader_->error(
+        location_of(key), path_of(key),
+        fmt::format("'{}' is not allowed: expected {}", util::shorten(text), constraint));
     return default_value;
   }
   return text;
@@ -347,7 +350,7 @@ void Section::finish() {
       for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
       message += fmt::format(" (known keys here: {})", list);
     }
-    reader_->error(item.key_location, path_of(shorten(item.key)), message);
+    reader_->error(item.key_location, path_of(util::shorten(item.key)), message);
   }
 }
 

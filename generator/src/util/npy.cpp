@@ -9,6 +9,7 @@
 #include <map>
 
 #include "util/input_file.hpp"
+#include "util/text.hpp"
 
 namespace npugen::util {
 namespace {
@@ -83,9 +84,6 @@ class HeaderParser {
  private:
   [[noreturn]] void fail(const std::string& what) const {
     throw NpyError(fmt::format("malformed header: {}", what));
-  }
-  static std::string shorten(const std::string& s) {
-    return s.size() <= 40 ? s : s.substr(0, 40) + "...";
   }
   void skip_space() {
     while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\t'))
