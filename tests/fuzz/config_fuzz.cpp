@@ -7,12 +7,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "blocks/block.hpp"
 #include "config/config.hpp"
 #include "elab/design.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const auto result = npugen::config::load_config_text(text, "fuzz.yaml");
+  const auto result = npugen::blocks::load_config_text(text, "fuzz.yaml");
   if (result.config.has_value() == !result.diagnostics.empty()) std::abort();
   if (result.diagnostics.size() > npugen::config::kShownDiagnostics + 1) std::abort();
   for (const auto& d : result.diagnostics) {

@@ -6,15 +6,16 @@
 #include <cstdlib>
 #include <string>
 
+#include "blocks/block.hpp"
+#include "blocks/tasks/tasks.hpp"
 #include "config/config.hpp"
-#include "elab/tasks_design.hpp"
 #include "sched/network.hpp"
 
 namespace {
 
 const npugen::config::Config& design() {
   static const npugen::config::Config config = [] {
-    auto loaded = npugen::config::load_config_text(
+    auto loaded = npugen::blocks::load_config_text(
         "pe_array: {tiles: 4, lanes: 8}\n"
         "tasks: {enabled: true, buffer_words: 65536, memory_words: 16384}\n",
         "fuzz_design.yaml");
@@ -34,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (d.format().rfind("fuzz.yaml", 0) != 0) std::abort();
   }
   if (!result.tasks) return 0;
-  const auto params = npugen::elab::task_params(design());
+  const auto& params = npugen::blocks::tasks::config_of(design()).params;
   for (const auto& t : *result.tasks) {
     for (const auto& r : {t.in[0], t.in[1], t.out}) {
       if (!r.empty() && r.end() > params.buffer_words) std::abort();

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "npugen/golden/task_list.hpp"
+#include "npugen/golden/tasks/list.hpp"
 #include "sched/task_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

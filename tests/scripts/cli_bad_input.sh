@@ -1,10 +1,11 @@
-# Bad input: exit status 2, a message naming the file and line, nothing written.
+# Bad input: exit status 2, a message naming the file and line, nothing written, for every
+# configuration in TESTS/bad_configs and TESTS/<block>/bad_configs.
 source "$(dirname "$0")/common.sh"
-npugen=$1 bad=$2 configs=$3
+npugen=$1 tests=$2 configs=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for f in "$bad"/*.yaml; do
+for f in "$tests"/bad_configs/*.yaml "$tests"/*/bad_configs/*.yaml; do
   rc=0
   "$npugen" generate "$f" -o "$tmp/out" 2>"$tmp/err" >/dev/null || rc=$?
   [ "$rc" = 2 ] || fail "$f: exit status $rc, expected 2"

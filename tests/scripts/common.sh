@@ -4,21 +4,29 @@ set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Value of a top-level string field of a design folder's manifest.json.
-manifest_field() { sed -n "s/^  \"$2\": \"\(.*\)\",\?$/\1/p" "$1/manifest.json" | head -n 1; }
+manifest_field() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+    "$1/manifest.json" "$2"
+}
+
+# The top module of every block of a design folder, one per line.
+block_tops() {
+  python3 -c 'import json, sys; print("\n".join(b["top"] for b in json.load(open(sys.argv[1]))["blocks"]))' \
+    "$1/manifest.json"
+}
 
 # Builds a mutated design folder's co-simulation of BLOCK (default the PE array) and runs
 # it for CYCLES (default 5000) with SEED (default the configuration's); it must fail with
 # status 1, a mismatch report and a reproduce command. Its output is left in DIR.out.
 run_mutant() {
-  local dir=$1 block=${2:-pe_array} cycles=${3:-5000} seed=${4:-} rc=0 build=build make_args=()
+  local dir=$1 block=${2:-pe_array} cycles=${3:-5000} seed=${4:-} rc=0
   local seed_args=()
   [ -z "$seed" ] || seed_args=(--seed "$seed")
-  if [ "$block" != pe_array ]; then build=build-$block; make_args=(BLOCK="$block"); fi
-  make -s -C "$dir/sim" "${make_args[@]}" >"$dir.build.log" 2>&1 \
+  make -s -C "$dir/sim" BLOCK="$block" >"$dir.build.log" 2>&1 \
     || { tail -20 "$dir.build.log"; fail "build"; }
-  "$dir/sim/$build/sim" --cycles "$cycles" "${seed_args[@]}" >"$dir.out" 2>&1 || rc=$?
+  "$dir/sim/build-$block/sim" --cycles "$cycles" "${seed_args[@]}" >"$dir.out" 2>&1 || rc=$?
   cat "$dir.out"
   [ "$rc" = 1 ] || fail "the broken design passed (status $rc)"
   grep -q '^MISMATCH at cycle' "$dir.out" || fail "no mismatch report"
-  grep -q -- '--trace mismatch.fst' "$dir.out" || fail "no reproduce command"
+  grep -q -- "--block $block .*--trace mismatch.fst" "$dir.out" || fail "no reproduce command"
 }

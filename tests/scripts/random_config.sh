@@ -9,9 +9,7 @@ here=$(dirname "$0")
 trap 'echo "configuration: $config"' ERR
 
 "$npugen" generate "$config" -o "$dir" >/dev/null
-tops=$(python3 -c "import json,sys; print(' '.join(b['top'] for b in json.load(open(sys.argv[1]))['blocks']))" \
-  "$dir/manifest.json")
-for top in $tops; do bash "$here/lint.sh" "$dir" "$top"; done
+bash "$here/lint.sh" "$dir"
 bash "$here/icarus_compile.sh" "$dir"
 blocks=$(python3 -c "import json,sys; print(' '.join(b['block'] for b in json.load(open(sys.argv[1]))['blocks']))" \
   "$dir/manifest.json")

@@ -1,4 +1,4 @@
-// Writes random valid configurations (config/random_config.hpp) for the test suite and for
+// Writes random valid configurations (blocks/random_config.hpp) for the test suite and for
 // hunting corners by hand:
 //
 //   random_configs --count N --seed S --out DIR [--full]
@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <random>
 
-#include "config/config.hpp"
-#include "config/random_config.hpp"
+#include "blocks/block.hpp"
+#include "blocks/random_config.hpp"
 #include "util/output_tree.hpp"
 
 int main(int argc, char** argv) {
@@ -34,17 +34,17 @@ int main(int argc, char** argv) {
   unsigned rejected = 0;
   for (unsigned i = 0; i < count; ++i) {
     const std::string name = fmt::format("rand_{}_{}", seed, i);
-    const auto drawn = npugen::config::random_config(rng, name, {!full});
+    const auto drawn = npugen::blocks::random_config(rng, name, {!full});
     rejected += static_cast<unsigned>(drawn.rejections.size());
     for (const auto& why : drawn.rejections) std::printf("redrawn: %s\n", why.c_str());
     const auto path = std::filesystem::path(out) / (name + ".yaml");
     npugen::util::write_file_atomically(
         path,
         fmt::format("# npugen random configuration: seed {}, draw {}\n{}", seed, i, drawn.yaml));
-    const auto config = *npugen::config::load_config_text(drawn.yaml, path.string()).config;
-    std::printf("%s: %d x %d%s%s%s\n", path.c_str(), config.pe_array.tiles, config.pe_array.lanes,
-                config.pe_array.zero_skip.enabled ? " zero_skip" : "",
-                config.vq.enabled ? " vq" : "", config.tasks.enabled ? " tasks" : "");
+    const auto config = *npugen::blocks::load_config_text(drawn.yaml, path.string()).config;
+    std::string blocks;
+    for (const auto* b : npugen::blocks::generated(config)) blocks += fmt::format(" {}", b->name());
+    std::printf("%s:%s\n", path.c_str(), blocks.c_str());
   }
   std::printf("%u configuration(s), %u draw(s) the validator refused and were redrawn\n", count,
               rejected);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "blocks/block.hpp"
 #include "config/config.hpp"
 #include "emit/design_emitter.hpp"
 #include "util/output_tree.hpp"
@@ -21,7 +22,7 @@ using npugen::util::WriteOutcome;
 namespace {
 
 npugen::elab::Design design_from(const std::string& yaml) {
-  auto r = npugen::config::load_config_text(yaml, "unit.yaml");
+  auto r = npugen::blocks::load_config_text(yaml, "unit.yaml");
   REQUIRE(r.config);
   return npugen::elab::elaborate(*r.config);
 }
@@ -101,12 +102,12 @@ TEST_CASE("regenerating replaces the folder in one step and keeps build caches",
   TempDir tmp;
   const fs::path dir = tmp.path / "design";
   REQUIRE(npugen::emit::write_design(design_from(kSmall), dir) == WriteOutcome::kCreated);
-  fs::create_directories(dir / "sim" / "build");
-  std::ofstream(dir / "sim" / "build" / "cached.o") << "object";
+  fs::create_directories(dir / "sim" / "build-pe_array");
+  std::ofstream(dir / "sim" / "build-pe_array" / "cached.o") << "object";
   const auto other = design_from("pe_array: {tiles: 2, lanes: 2}\n");
   REQUIRE(npugen::emit::write_design(other, dir) == WriteOutcome::kReplaced);
   CHECK(npugen::emit::verify_design_folder(dir).empty());
-  CHECK(slurp(dir / "sim" / "build" / "cached.o") == "object");
+  CHECK(slurp(dir / "sim" / "build-pe_array" / "cached.o") == "object");
   CHECK(slurp(dir / "config.resolved.json").find("\"tiles\": 2") != std::string::npos);
   CHECK(entries_in(tmp.path) == 1);  // no temporary folder is left beside it
 }

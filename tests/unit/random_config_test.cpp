@@ -1,6 +1,6 @@
 // The sampler of random valid configurations covers the whole schema: every key of the
 // schema is drawn, with more than one value, and every draw passes the validator.
-#include "config/random_config.hpp"
+#include "blocks/random_config.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -9,9 +9,12 @@
 #include <random>
 #include <set>
 
+#include "blocks/block.hpp"
 #include "config/config.hpp"
 
 using namespace npugen::config;
+using npugen::blocks::random_config;
+using npugen::blocks::RandomConfig;
 
 namespace {
 
@@ -42,14 +45,14 @@ TEST_CASE("random configurations cover every key of the schema and all are valid
     const RandomConfig drawn = random_config(rng, "r");
     rejected += drawn.rejections.size();
     for (const auto& why : drawn.rejections) WARN("redrawn: " << why);
-    const LoadResult loaded = load_config_text(drawn.yaml, "r.yaml");
+    const LoadResult loaded = npugen::blocks::load_config_text(drawn.yaml, "r.yaml");
     REQUIRE(loaded.config);
     hashes.insert(config_hash(*loaded.config));
     collect(YAML::Load(drawn.yaml), "", seen);
   }
   CHECK(rejected == 0);
   CHECK(hashes.size() == 300);
-  for (const auto& entry : describe_schema().entries) {
+  for (const auto& entry : npugen::blocks::describe_schema().entries) {
     if (entry.type == "mapping" || entry.type == "list") continue;
     INFO(entry.path);
     REQUIRE(seen.count(entry.path) == 1);

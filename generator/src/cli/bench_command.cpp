@@ -1,16 +1,18 @@
 // npugen bench: the figures the foundation is measured by, in one run.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
 
+#include "blocks/tasks/tasks.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
 #include "cli/zero_skip_job.hpp"
 #include "emit/design_emitter.hpp"
-#include "npugen/golden/task_analysis.hpp"
-#include "npugen/golden/task_system.hpp"
+#include "npugen/golden/tasks/analysis.hpp"
+#include "npugen/golden/tasks/system.hpp"
 #include "util/process.hpp"
 
 namespace fs = std::filesystem;
@@ -26,7 +28,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // bound on one weight tensor.
 void bench_preprocess(const elab::Design& design, const fs::path& weights, int repeat) {
   ZeroSkipJob job = load_zero_skip_job(design, weights);
-  const auto levels = design.zero_skip.params.levels();
+  const auto& params = zero_skip_design(design).params;
+  const auto levels = params.levels();
   double pre = 1e30, check = 1e30, bound = 1e30;
   for (int i = 0; i < repeat; ++i) {
     auto start = std::chrono::steady_clock::now();
@@ -46,10 +49,9 @@ void bench_preprocess(const elab::Design& design, const fs::path& weights, int r
       "  preprocessing %.3f ms = %.1f M weights/s (one core)\n"
       "  contract check %.3f ms, lower bound %.3f ms\n"
       "  %lu dense cycles -> %lu steps (speedup %.3f), lower bound %lu (steps / bound %.3f)\n",
-      weights.string().c_str(), design.zero_skip.params.array.tiles, job.tensor.rows,
-      design.zero_skip.params.array.lanes, static_cast<unsigned long>(job.stats.nonzeros), repeat,
-      pre * 1e3, n / pre / 1e6, check * 1e3, bound * 1e3,
-      static_cast<unsigned long>(job.stats.dense_cycles),
+      weights.string().c_str(), params.array.tiles, job.tensor.rows, params.array.lanes,
+      static_cast<unsigned long>(job.stats.nonzeros), repeat, pre * 1e3, n / pre / 1e6, check * 1e3,
+      bound * 1e3, static_cast<unsigned long>(job.stats.dense_cycles),
       static_cast<unsigned long>(job.stats.steps),
       job.stats.steps ? static_cast<double>(job.stats.dense_cycles) / job.stats.steps : 0.0,
       static_cast<unsigned long>(job.bound.value),
@@ -60,10 +62,11 @@ void bench_preprocess(const elab::Design& design, const fs::path& weights, int r
 // reads one or two of the last few outputs, regions reused round a 64-slot buffer),
 // neural tasks of 200 to 4000 cycles and planar ones of 20 to 600.
 void bench_tasks(const elab::Design& design, uint64_t n) {
-  if (!design.tasks.enabled) {
+  const auto* unit = design.find<blocks::tasks::Design>();
+  if (unit == nullptr) {
     throw CommandError(kBadInput, "--tasks needs a configuration with tasks.enabled: true");
   }
-  golden::TaskParams params = design.tasks.params;
+  golden::TaskParams params = unit->params;
   params.memory_words = std::max<uint64_t>(params.memory_words, 20 * n);  // the whole list
   std::mt19937_64 rng(1);
   const uint64_t slot = std::max<uint64_t>(params.buffer_words / 64, 1);
@@ -157,32 +160,35 @@ void add_bench_command(CLI::App& app) {
     const double write_s = seconds_since(start);
     fs::remove_all(fresh, ec);
     std::printf(
-        "bench %s: %d x %d array\n  generate: load+validate %.3f s, emit %.3f s (%zu files, "
+        "bench %s: %s\n  generate: load+validate %.3f s, emit %.3f s (%zu files, "
         "%.1f KiB), atomic write %.3f s, total %.3f s\n",
-        design.config.design.name.c_str(), design.pe_array.tiles, design.pe_array.lanes, load_s,
-        emit_s, files.size(), static_cast<double>(bytes) / 1024.0, write_s,
-        load_s + emit_s + write_s);
+        design.config.design.name.c_str(), design.top.c_str(), load_s, emit_s, files.size(),
+        static_cast<double>(bytes) / 1024.0, write_s, load_s + emit_s + write_s);
     if (no_sim) return;
 
     require_sim_tools();
     generate_design(design, dir, true);
-    const SimBuild build = build_sim(design, dir, false, /*force=*/true);
+    const blocks::BlockDesign& block = *design.blocks.front();
+    const SimBuild build = build_sim(design, dir, false, /*force=*/true, block);
     std::printf("  verilated build (clean): %.1f s\n", build.build_seconds);
 
     // A second sim on the unchanged design: everything before the simulation starts.
     start = std::chrono::steady_clock::now();
     const elab::Design again = load_design(config_file);
     generate_design(again, dir, true);
-    const SimBuild cached = build_sim(again, dir, false);
+    const SimBuild cached = build_sim(again, dir, false, false, *again.blocks.front());
     std::printf("  second sim set-up (unchanged design): %.3f s%s\n", seconds_since(start),
                 cached.rebuilt ? " (REBUILT: cache miss)" : "");
 
-    // The zero-skipping bench has one mode (checked), whose rate it prints.
+    // A bench without a bench mode (the zero-skipping array's) runs checked and prints
+    // its rate.
+    const auto modes = block.block().bench().modes;
+    const bool has_bench = std::find(modes.begin(), modes.end(), "bench") != modes.end();
     const int rc = util::run_program(
-        design.zero_skip.enabled
-            ? std::vector<std::string>{build.binary.string(), "--cycles", std::to_string(cycles)}
-            : std::vector<std::string>{build.binary.string(), "--mode", "bench", "--cycles",
-                                       std::to_string(cycles)});
+        has_bench
+            ? std::vector<std::string>{build.binary.string(), "--mode", "bench", "--cycles",
+                                       std::to_string(cycles)}
+            : std::vector<std::string>{build.binary.string(), "--cycles", std::to_string(cycles)});
     if (rc != 0) throw CommandError(rc == 1 ? kSimulationFailed : kToolFailed, "");
   });
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "blocks/block.hpp"
 #include "config/config.hpp"
 #include "emit/design_emitter.hpp"
 
@@ -13,7 +14,7 @@ namespace fs = std::filesystem;
 namespace npugen::cli {
 
 elab::Design load_design(const fs::path& config_file) {
-  const config::LoadResult result = config::load_config(config_file);
+  const config::LoadResult result = blocks::load_config(config_file);
   if (!result.config) {
     for (const auto& d : result.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
     throw CommandError(kBadInput,
@@ -56,34 +57,10 @@ void add_check_command(CLI::App& app) {
       std::printf("%s\n", elab::resolved_json(design).dump(2).c_str());
       return;
     }
-    const auto& pe = design.pe_array;
-    std::printf(
-        "%s: ok\n  design %s, top %s, config hash %s\n  PE array %d x %d: %d-bit %s weights, "
-        "%d-bit %s activations, %d-bit accumulators\n  adder tree: %zu level(s), %d pipeline "
-        "stage(s), latency %d cycle(s)\n",
-        config_file.c_str(), design.config.design.name.c_str(), design.top.c_str(),
-        design.short_hash().c_str(), pe.tiles, pe.lanes, pe.weight_width,
-        pe.weight_signed ? "signed" : "unsigned", pe.act_width,
-        pe.act_signed ? "signed" : "unsigned", pe.acc_width, pe.levels.size() - 1, pe.tree_stages,
-        pe.latency);
-    const auto& z = design.zero_skip;
-    if (z.enabled) {
-      std::printf(
-          "  zero skipping: intra-tile h=%u d=%u, inter-tile H=%u D=%u; window %d row(s), %u "
-          "read per cycle; control word %u bits; buffers %u step(s); jobs up to %u rows\n",
-          z.params.intra.lookahead, z.params.intra.lookaside, z.params.inter.lookahead,
-          z.params.inter.lookaside, z.window, z.params.act_rows_per_cycle, z.layout.width(),
-          z.params.step_buffer_depth, z.params.max_rows);
-    }
-    const auto& v = design.vq;
-    if (v.enabled) {
-      std::printf(
-          "  dequantizer %s: %u rows x %u %s weight(s) (%s), %u copies; %u-bit indices; vector "
-          "length %u to %u; up to %u weights per cycle\n",
-          v.dequant_module.c_str(), v.params.rows, v.params.row_weights,
-          v.params.weight.name().c_str(), v.ram ? "memories" : "registers", v.params.copies,
-          v.params.index_bits(), v.params.min_vector_length, v.params.row_weights,
-          v.params.beat_weights());
+    std::printf("%s: ok\n  design %s, top %s, config hash %s\n", config_file.c_str(),
+                design.config.design.name.c_str(), design.top.c_str(), design.short_hash().c_str());
+    for (const auto& b : design.blocks) {
+      for (const auto& line : b->summary()) std::printf("  %s\n", line.c_str());
     }
   });
 }
@@ -93,7 +70,7 @@ void add_schema_command(CLI::App& app) {
                                  "Print the configuration schema (keys, types, "
                                  "defaults, ranges, rules) as Markdown.");
   cmd->callback(
-      [] { std::fputs(config::schema_markdown(config::describe_schema()).c_str(), stdout); });
+      [] { std::fputs(config::schema_markdown(blocks::describe_schema()).c_str(), stdout); });
 }
 
 void add_generate_command(CLI::App& app) {

@@ -14,15 +14,20 @@ namespace fs = std::filesystem;
 
 namespace npugen::cli {
 
-ZeroSkipJob load_zero_skip_job(const elab::Design& design, const fs::path& weights_file) {
-  const auto& z = design.zero_skip;
-  const std::string cfg = design.config.source.string();
-  if (!z.enabled) {
+const blocks::zs::Design& zero_skip_design(const elab::Design& design) {
+  const auto* z = design.find<blocks::zs::Design>();
+  if (z == nullptr) {
     throw CommandError(kBadInput,
-                       fmt::format("{}: pe_array.zero_skip.enabled is false: the dense array "
-                                   "has nothing to preprocess; nothing was written",
-                                   cfg));
+                       fmt::format("{}: zs.enabled is false: the dense array has nothing to "
+                                   "preprocess; nothing was written",
+                                   design.config.source.string()));
   }
+  return *z;
+}
+
+ZeroSkipJob load_zero_skip_job(const elab::Design& design, const fs::path& weights_file) {
+  const auto& z = zero_skip_design(design);
+  const std::string cfg = design.config.source.string();
   util::NpyArray a;
   try {
     a = util::read_npy(weights_file);
@@ -67,7 +72,7 @@ ZeroSkipJob load_zero_skip_job(const elab::Design& design, const fs::path& weigh
 }
 
 void run_zero_skip_job(const elab::Design& design, ZeroSkipJob& job) {
-  const auto& p = design.zero_skip.params;
+  const auto& p = zero_skip_design(design).params;
   job.schedule = golden::preprocess(job.tensor, p.levels(), &job.stats);
   job.problems = golden::check_schedule(job.tensor, p.levels(), job.schedule);
   job.bound = golden::lower_bound(job.tensor, p.levels());
@@ -77,7 +82,7 @@ void run_zero_skip_job(const elab::Design& design, ZeroSkipJob& job) {
 }
 
 nlohmann::json zero_skip_stats_json(const elab::Design& design, const ZeroSkipJob& job) {
-  const auto& p = design.zero_skip.params;
+  const auto& p = zero_skip_design(design).params;
   const auto& s = job.schedule;
   const unsigned tiles = p.array.tiles;
   const unsigned lanes = p.array.lanes;
@@ -171,7 +176,7 @@ nlohmann::json zero_skip_stats_json(const elab::Design& design, const ZeroSkipJo
 
 util::FileMap zero_skip_outputs(const elab::Design& design, const ZeroSkipJob& job) {
   using util::NpyType;
-  const auto& p = design.zero_skip.params;
+  const auto& p = zero_skip_design(design).params;
   const auto& s = job.schedule;
   const size_t steps = s.steps();
   const size_t tiles = p.array.tiles;
@@ -194,11 +199,11 @@ util::FileMap zero_skip_outputs(const elab::Design& design, const ZeroSkipJob& j
       util::npy_bytes(NpyType::kUint32, {steps}, {s.base.begin(), s.base.end()});
   // The control words the RTL consumes, packed as 32-bit words (bit 0 of word 0 first).
   const auto stream = golden::step_stream(p, s);
-  const size_t words = (design.zero_skip.layout.width() + 31) / 32;
+  const size_t words = (zero_skip_design(design).layout.width() + 31) / 32;
   std::vector<int64_t> control;
   control.reserve(stream.size() * words);
   for (const auto& step : stream) {
-    for (uint32_t w : golden::pack_control(design.zero_skip.layout, step.control)) {
+    for (uint32_t w : golden::pack_control(zero_skip_design(design).layout, step.control)) {
       control.push_back(w);
     }
   }

@@ -8,9 +8,10 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "blocks/tasks/tasks.hpp"
 #include "cli/commands.hpp"
-#include "npugen/golden/task_analysis.hpp"
-#include "npugen/golden/task_system.hpp"
+#include "npugen/golden/tasks/analysis.hpp"
+#include "npugen/golden/tasks/system.hpp"
 #include "sched/network.hpp"
 #include "sched/task_file.hpp"
 #include "util/output_tree.hpp"
@@ -169,7 +170,8 @@ void print_report(const Report& r, const golden::TaskParams& p) {
 
 void schedule(const ScheduleOptions& o) {
   const elab::Design design = load_design(o.config);
-  if (!design.config.tasks.enabled) {
+  const auto* unit = design.find<blocks::tasks::Design>();
+  if (unit == nullptr) {
     throw CommandError(kBadInput, fmt::format("{}: the task unit is not enabled (tasks.enabled: "
                                               "false); nothing was written",
                                               o.config));
@@ -177,7 +179,7 @@ void schedule(const ScheduleOptions& o) {
   if (o.tasks.empty() == o.network.empty()) {
     throw CommandError(kBadInput, "give exactly one of --tasks and --network; nothing was written");
   }
-  const golden::TaskParams params = design.tasks.params;
+  const golden::TaskParams params = unit->params;
   const sched::TaskListResult loaded = o.tasks.empty()
                                            ? sched::load_network_file(o.network, design.config)
                                            : sched::load_task_file(o.tasks, params);

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
+#include "blocks/block.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
 #include "emit/design_emitter.hpp"
@@ -43,12 +45,9 @@ void require_sim_tools() {
 }
 
 SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, bool force,
-                   const std::string& block) {
-  const bool vq = block == "vq";
-  const bool tasks = block == "tasks";
-  const fs::path build_dir =
-      dir / "sim" /
-      fmt::format("build{}{}", block == "pe_array" ? "" : "-" + block, trace ? "-trace" : "");
+                   const blocks::BlockDesign& block) {
+  const std::string name(block.block().name());
+  const fs::path build_dir = dir / "sim" / fmt::format("build-{}{}", name, trace ? "-trace" : "");
   const fs::path stamp = build_dir / ".npugen-build-hash";
   SimBuild result{build_dir / "sim", false, 0};
 
@@ -56,7 +55,7 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   // manifest) and the Verilator that builds them.
   const std::string key = util::sha256_hex(util::read_file(dir / emit::kManifest) + "\n" +
                                            util::capture_output({"verilator", "--version"}) +
-                                           (trace ? "trace" : "plain") + block);
+                                           (trace ? "trace" : "plain") + name);
   std::error_code ec;
   if (!force && fs::exists(result.binary, ec) && fs::exists(stamp, ec)) {
     try {
@@ -70,15 +69,11 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   fs::remove(stamp, ec);
   fs::create_directories(build_dir, ec);
   const fs::path log = build_dir / "npugen-build.log";
-  std::printf("building the verilated model of %s%s (log: %s)\n",
-              (vq      ? design.vq.dequant_module
-               : tasks ? design.tasks.unit_module
-                       : design.top)
-                  .c_str(),
+  std::printf("building the verilated model of %s%s (log: %s)\n", block.top().c_str(),
               trace ? " with FST tracing" : "", log.string().c_str());
-  std::vector<std::string> argv = {"make", "-C", (dir / "sim").string()};
+  (void)design;
+  std::vector<std::string> argv = {"make", "-C", (dir / "sim").string(), "BLOCK=" + name};
   if (trace) argv.push_back("TRACE=1");
-  if (block != "pe_array") argv.push_back("BLOCK=" + block);
   const int rc = util::run_program(argv, log);
   if (rc != 0) {
     throw CommandError(kToolFailed,
@@ -98,15 +93,39 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   return result;
 }
 
+const blocks::BlockDesign& sim_block(const elab::Design& design, const std::string& config_file,
+                                     const std::string& name) {
+  if (name.empty()) {
+    if (design.blocks.empty())
+      throw CommandError(kBadInput, config_file + ": no block to simulate");
+    return *design.blocks.front();
+  }
+  if (const auto* b = design.find(name)) return *b;
+  std::string have;
+  for (const auto& b : design.blocks) {
+    have += fmt::format("{}{}", have.empty() ? "" : ", ", b->block().name());
+  }
+  const blocks::Block* known = blocks::find(name);
+  if (known == nullptr) {
+    std::string all;
+    for (const auto* b : blocks::all())
+      all += fmt::format("{}{}", all.empty() ? "" : ", ", b->name());
+    throw CommandError(kBadInput, fmt::format("--block {}: no such block (blocks: {})", name, all));
+  }
+  throw CommandError(kBadInput, fmt::format("{}: --block {}: the design does not generate {} "
+                                            "(its blocks: {})",
+                                            config_file, name, known->title(), have));
+}
+
 void add_sim_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "sim",
-      "Generate the design, build its verilated model (cached by content hash) and "
+      "Generate the design, build a block's verilated model (cached by content hash) and "
       "co-simulate it against the golden model on seeded random stimulus. Exit status 1 on "
       "a mismatch, with the command that reproduces it with a waveform.");
   struct Options {
     std::string config_file;
-    std::string block = "pe_array";
+    std::string block;
     std::string out;
     std::optional<uint64_t> seed;
     std::optional<uint64_t> cycles;
@@ -117,44 +136,50 @@ void add_sim_command(CLI::App& app) {
     std::string descriptors;
   };
   static Options o;
+  std::string names;
+  for (const auto* b : blocks::all()) {
+    names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", b->name(), b->title());
+  }
   cmd->add_option("CONFIG", o.config_file, "YAML configuration file")->required();
   cmd->add_option("--block", o.block,
-                  "Block to co-simulate: pe_array, vq (the dequantizer, when vq.enabled) or "
-                  "tasks (the task unit, when tasks.enabled)")
-      ->check(CLI::IsMember({"pe_array", "vq", "tasks"}))
-      ->capture_default_str();
+                  "Block to co-simulate (default: the design's first): " + names);
   cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
   cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
   cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)");
   cmd->add_option("--trace", o.trace, "Write an FST waveform to this file");
   cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
   cmd->add_option("--mode", o.mode,
-                  "check: RTL against golden; rtl: RTL alone; golden: golden alone; bench: "
-                  "rtl then check, with the time ratio; throughput (--block vq): continuous "
-                  "stream, weights per cycle for every vector length, fails on a bubble")
-      ->check(CLI::IsMember({"check", "rtl", "golden", "bench", "throughput"}))
+                  "check: RTL against golden (every block); rtl: RTL alone, golden: golden "
+                  "alone, bench: rtl then check with the time ratio (pe_array); throughput "
+                  "(vq): continuous stream, weights per cycle for every vector length, fails "
+                  "on a bubble")
       ->capture_default_str();
   cmd->add_option("--vectors", o.vectors,
-                  "Also write stimulus and expected outputs (for the Icarus replay bench)");
+                  "pe_array: also write stimulus and expected outputs (for the Icarus replay "
+                  "bench)");
   cmd->add_option("--descriptors", o.descriptors,
-                  "--block tasks: run this task list (npugen schedule --descriptors) to "
-                  "completion instead of the random scenarios");
+                  "tasks: run this task list (npugen schedule --descriptors) to completion "
+                  "instead of the random scenarios");
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
-    const bool vq = o.block == "vq";
-    const bool tasks = o.block == "tasks";
-    if (tasks && !design.tasks.enabled) {
-      throw CommandError(kBadInput, fmt::format("{}: --block tasks: tasks.enabled is false, so "
-                                                "the design has no task unit",
-                                                o.config_file));
+    const blocks::BlockDesign& block = sim_block(design, o.config_file, o.block);
+    const std::string name(block.block().name());
+    const blocks::BenchInfo bench = block.block().bench();
+    if (std::find(bench.modes.begin(), bench.modes.end(), o.mode) == bench.modes.end()) {
+      std::string modes;
+      for (const auto& m : bench.modes) modes += fmt::format("{}{}", modes.empty() ? "" : ", ", m);
+      throw CommandError(kBadInput, fmt::format("{}: --mode {}: the {} co-simulation has the "
+                                                "mode(s) {}",
+                                                o.config_file, o.mode, name, modes));
     }
-    if (tasks && (o.mode != "check" || !o.vectors.empty())) {
+    if (!o.vectors.empty() && !bench.vectors) {
       throw CommandError(kBadInput,
-                         fmt::format("{}: --block tasks has one mode, check", o.config_file));
+                         fmt::format("{}: --vectors is not for block {}", o.config_file, name));
     }
-    if (!tasks && !o.descriptors.empty()) {
-      throw CommandError(kBadInput, "--descriptors is for --block tasks");
+    if (!o.descriptors.empty() && !bench.descriptors) {
+      throw CommandError(kBadInput,
+                         fmt::format("{}: --descriptors is not for block {}", o.config_file, name));
     }
     if (!o.descriptors.empty()) {
       try {
@@ -163,32 +188,11 @@ void add_sim_command(CLI::App& app) {
         throw CommandError(kBadInput, fmt::format("{}: {}", o.descriptors, e.what()));
       }
     }
-    if (vq && !design.vq.enabled) {
-      throw CommandError(kBadInput, fmt::format("{}: --block vq: vq.enabled is false, so the "
-                                                "design has no dequantizer",
-                                                o.config_file));
-    }
-    if (vq && ((o.mode != "check" && o.mode != "throughput") || !o.vectors.empty())) {
-      throw CommandError(kBadInput,
-                         fmt::format("{}: --block vq has the modes check and "
-                                     "throughput; --mode {}{} is for the dense array",
-                                     o.config_file, o.mode, o.vectors.empty() ? "" : " --vectors"));
-    }
-    if (!vq && !tasks && o.mode == "throughput") {
-      throw CommandError(kBadInput, "--mode throughput is for --block vq");
-    }
-    if (!vq && !tasks && design.zero_skip.enabled && (o.mode != "check" || !o.vectors.empty())) {
-      throw CommandError(kBadInput,
-                         fmt::format("{}: the zero-skipping array's co-simulation has one mode, "
-                                     "check (RTL against golden, golden and RTL against the "
-                                     "dense reference); --mode {}{} is for the dense array",
-                                     o.config_file, o.mode, o.vectors.empty() ? "" : " --vectors"));
-    }
     require_sim_tools();
     const fs::path dir = output_dir(design, o.out);
     generate_design(design, dir, true);
     const bool trace = !o.trace.empty();
-    const SimBuild build = build_sim(design, dir, trace, false, o.block);
+    const SimBuild build = build_sim(design, dir, trace, false, block);
     const double setup =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("set-up %.2f s (%s)\n", setup - build.build_seconds,
@@ -196,9 +200,8 @@ void add_sim_command(CLI::App& app) {
 
     std::string repro = fmt::format("npugen sim {}", o.config_file);
     if (!o.out.empty()) repro += fmt::format(" -o {}", o.out);
-    if (o.block != "pe_array") repro += " --block " + o.block;
-    std::vector<std::string> argv = {build.binary.string(), "--repro", repro};
-    if (!tasks) argv.insert(argv.end(), {"--mode", o.mode});
+    if (name != design.blocks.front()->block().name()) repro += " --block " + name;
+    std::vector<std::string> argv = {build.binary.string(), "--repro", repro, "--mode", o.mode};
     if (!o.descriptors.empty()) {
       argv.insert(argv.end(), {"--descriptors", fs::absolute(o.descriptors).string()});
     }

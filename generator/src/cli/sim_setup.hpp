@@ -18,10 +18,13 @@ struct SimBuild {
 /// headers the co-simulation needs are missing.
 void require_sim_tools();
 
-/// Builds the design folder's co-simulation of a block (pe_array: sim/build; vq:
-/// sim/build-vq; with tracing, -trace added) unless the cached build matches the folder's
-/// content hash.
+/// Builds the design folder's co-simulation of a block (sim/build-<block>, -trace added
+/// with tracing) unless the cached build matches the folder's content hash.
 SimBuild build_sim(const elab::Design& design, const std::filesystem::path& dir, bool trace,
-                   bool force = false, const std::string& block = "pe_array");
+                   bool force, const blocks::BlockDesign& block);
+
+/// The block `name` of the design (its first when empty); bad input when it has none.
+const blocks::BlockDesign& sim_block(const elab::Design& design, const std::string& config_file,
+                                     const std::string& name);
 
 }  // namespace npugen::cli

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "npugen/golden/vq_encode.hpp"
-#include "npugen/golden/vq_format.hpp"
+#include "npugen/golden/vq/encode.hpp"
+#include "npugen/golden/vq/format.hpp"
 #include "util/npy.hpp"
 #include "util/output_tree.hpp"
 

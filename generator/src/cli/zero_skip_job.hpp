@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "blocks/zs/zs.hpp"
 #include "elab/design.hpp"
-#include "npugen/golden/zero_skip_schedule.hpp"
+#include "npugen/golden/zs/schedule.hpp"
 #include "util/output_tree.hpp"
 
 namespace npugen::cli {
@@ -22,6 +23,9 @@ struct ZeroSkipJob {
   uint64_t intra_only_steps = 0;      ///< steps with the inter-tile level switched off
   uint64_t inter_only_steps = 0;      ///< steps with the intra-tile level switched off
 };
+
+/// The design's zero-skipping array; CommandError(kBadInput) when it has none.
+const blocks::zs::Design& zero_skip_design(const elab::Design& design);
 
 /// Reads W.npy and checks it against the design: dtype, rank, shape, value range.
 /// Throws CommandError(kBadInput) naming the file and the problem.

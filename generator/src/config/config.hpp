@@ -1,12 +1,17 @@
-// The one typed model of an npugen YAML configuration. Everything generated (RTL,
-// golden-model parameters, scripts, docs) is derived from a validated Config.
+// The typed model of an npugen YAML configuration: the design's identity and the
+// co-simulation defaults, read here, and every block's section, read by the block itself
+// (a SchemaPart) into a struct of its own. Everything generated (RTL, golden-model
+// parameters, scripts, docs) is derived from a validated Config.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/diagnostic.hpp"
@@ -14,93 +19,61 @@
 
 namespace npugen::config {
 
-struct OperandFormat {
-  int width = 8;
-  bool is_signed = true;
-};
-
 struct DesignConfig {
-  std::string name;           ///< design name: output folder and file names
-  std::string module_prefix;  ///< prefix of every generated module name
-  double clock_mhz = 0;       ///< target clock frequency for the constraints
-};
-
-/// One level of hierarchical zero skipping (SPEC M1). Level 1 moves single weights inside
-/// a tile (lookahead rows, lookaside lanes to either side); level 2 moves whole tile rows
-/// (lookahead rows through the tile's prefetch mux, lookaside tiles through the result
-/// demultiplexer).
-struct SkipLevel {
-  bool enabled = true;
-  int lookahead = 1;
-  int lookaside = 1;
-};
-
-struct ZeroSkipConfig {
-  bool enabled = false;
-  std::vector<SkipLevel> levels;  ///< levels[0] intra-tile, levels[1] inter-tile
-  int act_rows_per_cycle = 2;     ///< activation buffer read bandwidth
-  int max_rows = 1024;            ///< C: most original cycles (weight rows) of one job
-  int step_buffer_depth = 2;      ///< entries of the weight and control-bit buffers
-
-  /// Depths of a level as used (0 when the level is off or absent).
-  [[nodiscard]] int lookahead(size_t level) const {
-    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookahead : 0;
-  }
-  [[nodiscard]] int lookaside(size_t level) const {
-    return enabled && level < levels.size() && levels[level].enabled ? levels[level].lookaside : 0;
-  }
-};
-
-struct PeArrayConfig {
-  int tiles = 0;
-  int lanes = 0;
-  OperandFormat weight;
-  OperandFormat activation;
-  int accumulator_width = 0;
-  int adder_tree_stages = 0;
-  ZeroSkipConfig zero_skip;
-};
-
-/// The vector-quantized weight dequantizer (SPEC M3): P copies of a codebook of N rows x
-/// M weights, one lookup per copy and cycle.
-struct VqConfig {
-  bool enabled = false;
-  int rows = 256;                      ///< N (power of two); index width log2 N
-  int row_weights = 4;                 ///< M (power of two)
-  int copies = 4;                      ///< P
-  int min_vector_length = 2;           ///< smallest m (power of two, <= M)
-  std::string weight_format = "int8";  ///< int<w>, uint<w> (w = 2..32), fp16, bf16
-  std::string memory = "ram";          ///< ram: Yosys infers memories; flops: registers
-};
-
-struct TasksConfig {
-  bool enabled = false;
-  int entries = 8;  ///< E: task buffer entries
-  int queues = 2;   ///< K: task queues
-  int neural_engines = 1;
-  int planar_engines = 1;
-  int config_queue_depth = 2;
-  int64_t buffer_words = 1 << 20;  ///< shared data buffer, in words
-  int64_t memory_words = 1 << 16;  ///< descriptor memory the task manager addresses
-  int memory_latency = 4;          ///< system-memory read latency (scheduler, testbench)
-  int cycle_bits = 24;             ///< width of a task's work-cycle count
-  int planar_words_per_cycle = 4;  ///< planar engine I/O rate (network task durations)
+  std::string name = "npu";   ///< design name: output folder and file names
+  std::string module_prefix;  ///< prefix of every generated module name (default: name)
+  double clock_mhz = 200;     ///< target clock frequency for the constraints
 };
 
 struct SimConfig {
-  int64_t cycles = 0;
-  int64_t seed = 0;
-  double valid_probability = 0;
-  int max_dot_length = 0;
+  int64_t cycles = 20000;
+  int64_t seed = 1;
+  double valid_probability = 0.9;
+  int64_t max_dot_length = 16;
+};
+
+struct Config;
+
+/// A section of the schema read by another part of npugen (a block): one object reads it
+/// (or, in describe mode, documents it) and writes it back as JSON, so each key is defined
+/// in one place.
+class SchemaPart {
+ public:
+  virtual ~SchemaPart() = default;
+  /// The section's key; also the block's name.
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  /// Reads the section from the root mapping into `config` (documents it when describing).
+  virtual void read(Reader& reader, Section& root, Config& config) const = 0;
+  /// The section as resolved (every default filled in), canonical key order.
+  [[nodiscard]] virtual nlohmann::json to_json(const Config& config) const = 0;
+};
+
+/// The sections' structs, by section name. Each part stores and finds its own type.
+class SectionValues {
+ public:
+  template <typename T>
+  void put(std::string_view name, T value) {
+    values_[std::string(name)] = std::make_shared<const T>(std::move(value));
+  }
+  /// The section's struct; the caller names the type the part stored.
+  template <typename T>
+  [[nodiscard]] const T& get(std::string_view name) const {
+    return *static_cast<const T*>(values_.at(std::string(name)).get());
+  }
+  [[nodiscard]] bool has(std::string_view name) const {
+    return values_.count(std::string(name)) != 0;
+  }
+
+ private:
+  std::map<std::string, std::shared_ptr<const void>> values_;
 };
 
 struct Config {
   DesignConfig design;
-  PeArrayConfig pe_array;
-  VqConfig vq;
-  TasksConfig tasks;
   SimConfig sim;
-  std::filesystem::path source;  ///< the file it was read from (not part of the hash)
+  SectionValues sections;                ///< every part's struct
+  std::vector<const SchemaPart*> parts;  ///< the parts, in schema order
+  std::filesystem::path source;          ///< the file it was read from (not part of the hash)
 };
 
 struct LoadResult {
@@ -108,13 +81,16 @@ struct LoadResult {
   Diagnostics diagnostics;
 };
 
+using Parts = std::vector<const SchemaPart*>;
+
 /// Reads and validates a configuration file; every problem is reported at once.
-LoadResult load_config(const std::filesystem::path& file);
+LoadResult load_config(const std::filesystem::path& file, const Parts& parts);
 /// The same, from text (display_name is used in messages).
-LoadResult load_config_text(const std::string& text, const std::string& display_name);
+LoadResult load_config_text(const std::string& text, const std::string& display_name,
+                            const Parts& parts);
 
 /// The schema's documentation, produced by the same code that reads a file.
-Schema describe_schema();
+Schema describe_schema(const Parts& parts);
 
 /// Resolved configuration (every default filled in), canonical key order.
 nlohmann::json to_json(const Config& config);

@@ -201,9 +201,11 @@ bool Section::boolean(const std::string& key, std::optional<bool> default_value,
 }
 
 std::string Section::identifier(const std::string& key, std::optional<std::string> default_value,
-                                const char* doc) {
+                                const char* doc, const char* default_doc) {
   const char* constraint = "letter, then letters, digits, _ (at most 63)";
-  document(key, "identifier", default_value.value_or("required"), constraint, doc);
+  document(key, "identifier",
+           default_doc != nullptr ? std::string(default_doc) : default_value.value_or("required"),
+           constraint, doc);
   std::string fallback = default_value.value_or("x");
   const Item* item = lookup(key, !default_value, "an identifier");
   if (item == nullptr) return fallback;
@@ -306,6 +308,11 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
 }
 
 bool Section::has(const std::string& key) const { return find(key) != nullptr; }
+
+void Section::retired(const std::string& key, const std::string& message) {
+  known_.push_back(key);
+  if (find(key) != nullptr) reader_->error(key_location_of(key), path_of(key), message);
+}
 
 std::vector<Section::Name> Section::names(const std::string& key, const char* doc, int min_count,
                                           int max_count) {

@@ -59,9 +59,11 @@ class Section {
   int64_t integer(const std::string& key, const IntSpec& spec);
   double number(const std::string& key, const NumberSpec& spec);
   bool boolean(const std::string& key, std::optional<bool> default_value, const char* doc);
-  /// A C/Verilog identifier: letter, then letters, digits or underscores.
+  /// A C/Verilog identifier: letter, then letters, digits or underscores. `default_doc`,
+  /// when given, is how the schema documents the default (for a default taken from
+  /// another key).
   std::string identifier(const std::string& key, std::optional<std::string> default_value,
-                         const char* doc);
+                         const char* doc, const char* default_doc = nullptr);
   /// A word from a set the caller recognises (`valid`), described by `constraint`
   /// (e.g. "ram or flops"). A value that is not valid is reported with the constraint.
   std::string choice(const std::string& key, const std::string& default_value,
@@ -75,12 +77,31 @@ class Section {
   std::vector<Section> list(const std::string& key, const char* doc, int min_count, int max_count,
                             int default_count);
 
+  /// Reads an integer key into `member`, whose value on entry is the default: the struct's
+  /// own initializer is the one place a default is written.
+  template <typename T>
+  void integer(const std::string& key, T& member, int64_t min, int64_t max, const char* doc) {
+    member = static_cast<T>(integer(key, IntSpec{min, max, static_cast<int64_t>(member), doc}));
+  }
+  /// A required integer key read into `member`.
+  template <typename T>
+  void required(const std::string& key, T& member, int64_t min, int64_t max, const char* doc) {
+    member = static_cast<T>(integer(key, IntSpec{min, max, std::nullopt, doc}));
+  }
+  /// A boolean key read into `member` (its value on entry is the default).
+  void boolean(const std::string& key, bool& member, const char* doc) {
+    member = boolean(key, std::optional<bool>(member), doc);
+  }
+
   /// A list of names (identifiers), each with where it sits; absent: empty.
   struct Name {
     std::string text;
     Location location;
   };
   std::vector<Name> names(const std::string& key, const char* doc, int min_count, int max_count);
+  /// A key that no longer belongs here (not documented): given, it is reported with
+  /// `message`, which says where it went.
+  void retired(const std::string& key, const std::string& message);
   /// Whether the mapping has the key (reading it is still up to the caller).
   [[nodiscard]] bool has(const std::string& key) const;
 

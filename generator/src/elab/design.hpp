@@ -1,15 +1,14 @@
-// The elaborated design: the validated configuration plus everything derived from
-// it that more than one emitter needs. Emitters read only this.
+// The elaborated design: the validated configuration, what every emitter shares (names,
+// hash) and each generated block as elaborated by itself. Emitters read only this.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "blocks/block.hpp"
 #include "config/config.hpp"
-#include "elab/pe_array_design.hpp"
-#include "elab/tasks_design.hpp"
-#include "elab/vq_design.hpp"
-#include "elab/zero_skip_design.hpp"
 
 namespace npugen::elab {
 
@@ -17,14 +16,22 @@ struct Design {
   config::Config config;
   std::string config_file;  ///< file name of the configuration (no directories)
   std::string config_hash;  ///< SHA-256 of the resolved configuration
-  std::string top;          ///< top-level module
-  PeArrayDesign pe_array;
-  ZeroSkipDesign zero_skip;
-  VqDesign vq;
-  TasksDesign tasks;
+  /// The blocks the configuration generates, in list order.
+  std::vector<std::shared_ptr<const blocks::BlockDesign>> blocks;
+  std::string top;  ///< the first block's top module (the design's primary top)
 
   /// The first 16 hex digits of the hash, as file headers show it.
   [[nodiscard]] std::string short_hash() const { return config_hash.substr(0, 16); }
+  /// The generated block of that name, or nullptr.
+  [[nodiscard]] const blocks::BlockDesign* find(std::string_view name) const;
+  /// The generated block of that type, or nullptr.
+  template <typename T>
+  [[nodiscard]] const T* find() const {
+    for (const auto& b : blocks) {
+      if (const auto* t = dynamic_cast<const T*>(b.get())) return t;
+    }
+    return nullptr;
+  }
 };
 
 Design elaborate(const config::Config& config);

@@ -5,10 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "emit/eda_emitter.hpp"
-#include "emit/rtl_emitter.hpp"
 #include "emit/sim_emitter.hpp"
-#include "emit/tasks_rtl_emitter.hpp"
-#include "emit/vq_rtl_emitter.hpp"
 #include "util/sha256.hpp"
 #include "version.hpp"
 
@@ -16,8 +13,9 @@ namespace npugen::emit {
 
 util::FileMap emit_design(const elab::Design& design) {
   util::FileMap files;
-  const std::vector<std::string> rtl = emit_rtl(design, files);
-  emit_eda(design, rtl, files);
+  std::vector<blocks::BlockFiles> outputs;
+  for (const auto& b : design.blocks) outputs.push_back(b->emit(design, files));
+  emit_eda(design, outputs, files);
   emit_sim(design, files);
   files["config.resolved.json"] = elab::resolved_json(design).dump(2) + "\n";
 
@@ -28,39 +26,48 @@ util::FileMap emit_design(const elab::Design& design) {
   }
   const EdaPaths eda = eda_paths(design);
   nlohmann::json blocks = nlohmann::json::array();
-  blocks.push_back({{"block", "pe_array"}, {"top", design.top}, {"synthesis_script", eda.yosys}});
-  if (design.vq.enabled) {
-    const VqPaths vq = vq_paths(design);
-    blocks.push_back({{"block", "vq"},
-                      {"top", design.vq.dequant_module},
-                      {"synthesis_script", vq.yosys},
-                      {"register_map", {vq.registers_md, vq.registers_h}}});
+  std::vector<std::string> rtl;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const blocks::BlockFiles& out = outputs[i];
+    nlohmann::json b = {{"block", std::string(design.blocks[i]->block().name())},
+                        {"top", out.top},
+                        {"rtl", out.rtl},
+                        {"synthesis_script", out.synthesis_script}};
+    if (!out.register_maps.empty()) b["register_map"] = out.register_maps;
+    blocks.push_back(b);
+    rtl.insert(rtl.end(), out.rtl.begin(), out.rtl.end());
   }
-  if (design.tasks.enabled) {
-    const TasksPaths tasks = tasks_paths(design);
-    blocks.push_back({{"block", "tasks"},
-                      {"top", design.tasks.unit_module},
-                      {"synthesis_script", tasks.yosys},
-                      {"register_map", {tasks.registers_md, tasks.registers_h}}});
-  }
-  const nlohmann::json manifest = {{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
-                                   {"design", design.config.design.name},
-                                   {"top", design.top},
-                                   {"config_file", design.config_file},
-                                   {"config_hash", design.config_hash},
-                                   {"filelist", eda.filelist},
-                                   {"constraints", eda.sdc},
-                                   {"fusesoc_core", eda.core},
-                                   {"synthesis_script", eda.yosys},
-                                   {"rtl", rtl},
-                                   {"blocks", blocks},
-                                   {"files", list}};
+  const nlohmann::json manifest = {
+      {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
+      {"design", design.config.design.name},
+      {"top", design.top},
+      {"config_file", design.config_file},
+      {"config_hash", design.config_hash},
+      {"filelist", eda.filelist},
+      {"constraints", eda.sdc},
+      {"fusesoc_core", eda.core},
+      {"synthesis_script", outputs.empty() ? std::string() : outputs.front().synthesis_script},
+      {"rtl", rtl},
+      {"blocks", blocks},
+      {"files", list}};
   files[kManifest] = manifest.dump(2) + "\n";
   return files;
 }
 
+const std::vector<std::string>& build_folders() {
+  static const std::vector<std::string> kFolders = [] {
+    std::vector<std::string> out;
+    for (const blocks::Block* b : blocks::all()) {
+      out.push_back(fmt::format("sim/build-{}", b->name()));
+      out.push_back(fmt::format("sim/build-{}-trace", b->name()));
+    }
+    return out;
+  }();
+  return kFolders;
+}
+
 util::WriteOutcome write_design(const elab::Design& design, const std::filesystem::path& dir) {
-  return util::write_tree_atomically(dir, emit_design(design), kManifest, kBuildFolders);
+  return util::write_tree_atomically(dir, emit_design(design), kManifest, build_folders());
 }
 
 std::vector<std::string> verify_design_folder(const std::filesystem::path& dir) {

@@ -11,10 +11,9 @@ namespace npugen::emit {
 
 /// Name of the manifest; its presence marks a folder as npugen output.
 inline constexpr const char* kManifest = "manifest.json";
-/// Build caches inside a design folder, kept when the folder is regenerated.
-inline const std::vector<std::string> kBuildFolders = {"sim/build",       "sim/build-trace",
-                                                       "sim/build-vq",    "sim/build-vq-trace",
-                                                       "sim/build-tasks", "sim/build-tasks-trace"};
+/// Build caches inside a design folder (sim/build-<block>[-trace] of every block), kept
+/// when the folder is regenerated.
+const std::vector<std::string>& build_folders();
 
 /// Every file of the design folder, in memory.
 util::FileMap emit_design(const elab::Design& design);

@@ -5,38 +5,56 @@
 #include "emit/templates.hpp"
 
 namespace npugen::emit {
+namespace {
+
+kainjow::mustache::list path_list(const std::vector<std::string>& paths) {
+  kainjow::mustache::list out;
+  for (const auto& p : paths) out.push_back(TemplateData("path", p));
+  return out;
+}
+
+}  // namespace
 
 EdaPaths eda_paths(const elab::Design& design) {
   const std::string& name = design.config.design.name;
   return EdaPaths{fmt::format("{}.f", name), fmt::format("constraints/{}.sdc", name),
-                  fmt::format("{}.core", name), fmt::format("synth/{}.ys", name)};
+                  fmt::format("{}.core", name)};
 }
 
-void emit_eda(const elab::Design& design, const std::vector<std::string>& rtl_files,
+std::string synthesis_script(const elab::Design& design, const blocks::Block& block,
+                             const std::string& top, const std::vector<std::string>& rtl,
+                             util::FileMap& files) {
+  const std::string path = fmt::format("synth/{}_{}.ys", design.config.design.name, block.name());
+  TemplateData y = common_data(design, "#");
+  y.set("rtl_files", path_list(rtl));
+  y.set("top", top);
+  y.set("script", path);
+  y.set("title", std::string(block.title()));
+  files[path] = render("eda/yosys.ys.mustache", y);
+  return path;
+}
+
+void emit_eda(const elab::Design& design, const std::vector<blocks::BlockFiles>& blocks,
               util::FileMap& files) {
   const EdaPaths paths = eda_paths(design);
-  kainjow::mustache::list rtl;
-  for (const auto& f : rtl_files) rtl.push_back(TemplateData("path", f));
+  std::vector<std::string> rtl;
+  for (const auto& b : blocks) rtl.insert(rtl.end(), b.rtl.begin(), b.rtl.end());
 
   TemplateData f = common_data(design, "//");
-  f.set("rtl_files", rtl);
-  files[paths.filelist] = render("filelist.f.mustache", f);
-
-  TemplateData y = common_data(design, "#");
-  y.set("rtl_files", rtl);
-  files[paths.yosys] = render("yosys.ys.mustache", y);
+  f.set("rtl_files", path_list(rtl));
+  files[paths.filelist] = render("eda/filelist.f.mustache", f);
 
   const double period_ns = 1000.0 / design.config.design.clock_mhz;
   TemplateData s = common_data(design, "#");
   s.set("clock_mhz", fmt::format("{:g}", design.config.design.clock_mhz));
   s.set("period_ns", fmt::format("{:.3f}", period_ns));
   s.set("io_delay_ns", fmt::format("{:.3f}", period_ns / 5));
-  files[paths.sdc] = render("constraints.sdc.mustache", s);
+  files[paths.sdc] = render("eda/constraints.sdc.mustache", s);
 
   TemplateData c = common_data(design, "#");
-  c.set("rtl_files", rtl);
+  c.set("rtl_files", path_list(rtl));
   c.set("sdc", paths.sdc);
-  files[paths.core] = render("fusesoc.core.mustache", c);
+  files[paths.core] = render("eda/fusesoc.core.mustache", c);
 }
 
 }  // namespace npugen::emit

@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <map>
 
+#include "blocks/pe_array/pe_array.hpp"
+#include "blocks/tasks/tasks.hpp"
 #include "config/schema_reader.hpp"
-#include "elab/tasks_design.hpp"
 
 namespace npugen::sched {
 namespace {
@@ -79,7 +80,9 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   const auto yaml = parse_document(text, display_name, result.diagnostics);
   if (!yaml) return result;
   const YAML::Node& document = *yaml;
-  const golden::TaskParams params = elab::task_params(config);
+  const blocks::tasks::TasksConfig& unit = blocks::tasks::config_of(config);
+  const golden::TaskParams params = unit.params;
+  const golden::PeArrayParams& array = blocks::pe_array::params(config);
   config::Diagnostics& diags = result.diagnostics;
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);
@@ -113,8 +116,8 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   tensors[0].shape = in_shape;
   std::map<std::string, size_t> tensor_of = {{"input", 0}};
   std::vector<Layer> parsed;
-  const uint64_t macs_per_cycle = uint64_t(config.pe_array.tiles) * config.pe_array.lanes;
-  const uint64_t ne_latency = uint64_t(config.pe_array.adder_tree_stages) + 1;
+  const uint64_t macs_per_cycle = uint64_t{array.tiles} * array.lanes;
+  const uint64_t ne_latency = array.latency();
   for (size_t i = 0; i < layers.size(); ++i) {
     Section& s = layers[i];
     Layer l;
@@ -269,8 +272,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
       t.shape = {static_cast<uint32_t>(x.words()), static_cast<uint32_t>(l.out.c / l.split)};
     } else {
       t.op = l.op == "pool" ? golden::TaskOp::kPool : golden::TaskOp::kElementwise;
-      t.cycles =
-          ceil_div(in_words + slice, static_cast<uint64_t>(config.tasks.planar_words_per_cycle));
+      t.cycles = ceil_div(in_words + slice, static_cast<uint64_t>(unit.planar_words_per_cycle));
       t.shape = {static_cast<uint32_t>(l.out.h), static_cast<uint32_t>(l.out.w),
                  static_cast<uint32_t>(l.out.c)};
     }

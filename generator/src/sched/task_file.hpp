@@ -11,8 +11,8 @@
 
 #include "config/diagnostic.hpp"
 #include "config/schema_reader.hpp"
-#include "npugen/golden/task_list.hpp"
-#include "npugen/golden/task_params.hpp"
+#include "npugen/golden/tasks/list.hpp"
+#include "npugen/golden/tasks/params.hpp"
 
 namespace npugen::sched {
 

@@ -1,0 +1,107 @@
+// A block of the accelerator (the dense PE array, the zero-skipping array, the
+// dequantizer, the task unit, ...) as one object across npugen's layers: it reads and
+// documents its configuration section, elaborates it, emits its RTL, documents and EDA
+// files, says how its co-simulation is built and run, and summarises itself for `npugen
+// check`. The block list (blocks/list.cpp) is the one place that names every block; all
+// else iterates it.
+//
+// One name per block everywhere: its configuration section, `npugen sim --block`, the
+// folders of its sources (generator/src/blocks/<name>/, golden/.../<name>/, tb/<name>/,
+// rtl_templates/<name>/, tests/<name>/), its modules (<prefix>_<name>_*) and its files in
+// a design folder.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blocks/random_draw.hpp"
+#include "config/config.hpp"
+#include "util/output_tree.hpp"
+
+namespace npugen::elab {
+struct Design;
+}
+
+namespace npugen::blocks {
+
+class Block;
+
+/// What a block put into a design folder.
+struct BlockFiles {
+  std::vector<std::string> rtl;            ///< rtl/*.sv, leaves first (as filelists list them)
+  std::string top;                         ///< its top module
+  std::string synthesis_script;            ///< synth/*.ys
+  std::vector<std::string> register_maps;  ///< docs/*.md and sw/*.h of its registers
+};
+
+/// How a block's co-simulation bench is built and run.
+struct BenchInfo {
+  std::vector<std::string> modes = {"check"};  ///< values of --mode
+  bool vectors = false;                        ///< takes --vectors (Icarus replay)
+  bool descriptors = false;                    ///< takes --descriptors
+  /// Folders under golden/src/ whose sources the bench compiles (its own and those of the
+  /// blocks it builds on).
+  std::vector<std::string> golden;
+};
+
+/// A block's part of the co-simulation's design_params.hpp.
+struct DesignParams {
+  std::vector<std::string> headers;  ///< golden headers the declarations need
+  std::string declarations;          ///< C++ inside namespace npugen::design
+};
+
+/// A block as elaborated for one design.
+class BlockDesign {
+ public:
+  virtual ~BlockDesign() = default;
+  [[nodiscard]] virtual const Block& block() const = 0;
+  [[nodiscard]] virtual std::string top() const = 0;
+  /// Adds its files to `files` and says what they are.
+  virtual BlockFiles emit(const elab::Design& design, util::FileMap& files) const = 0;
+  /// Derived parameters, for config.resolved.json.
+  [[nodiscard]] virtual nlohmann::json derived_json() const = 0;
+  /// Lines of `npugen check` (no trailing newline).
+  [[nodiscard]] virtual std::vector<std::string> summary() const = 0;
+  /// Its golden parameters, for the co-simulation.
+  [[nodiscard]] virtual DesignParams design_params() const = 0;
+};
+
+class Block : public config::SchemaPart {
+ public:
+  /// What the block is, in a phrase: "the dequantizer".
+  [[nodiscard]] virtual std::string_view title() const = 0;
+  /// Whether a configuration turns the block on.
+  [[nodiscard]] virtual bool enabled(const config::Config& config) const = 0;
+  /// A block this one stands in for when both are on (the zero-skipping array for the
+  /// dense one); empty when none.
+  [[nodiscard]] virtual std::string_view replaces() const { return {}; }
+  [[nodiscard]] virtual BenchInfo bench() const = 0;
+  [[nodiscard]] virtual std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& config) const = 0;
+  /// Draws the block's section of a random valid configuration into `root` (or leaves it
+  /// out), reading what earlier blocks drew.
+  virtual void draw(RandomDraw& d, YAML::Node& root) const = 0;
+};
+
+/// Every block, in schema order (the one list: blocks/list.cpp).
+const std::vector<const Block*>& all();
+/// The block of that name, or nullptr.
+const Block* find(std::string_view name);
+/// The schema parts of every block (for config::load_config).
+const config::Parts& parts();
+
+/// A configuration file read with every block's section.
+config::LoadResult load_config(const std::filesystem::path& file);
+config::LoadResult load_config_text(const std::string& text, const std::string& display_name);
+/// The whole schema's documentation.
+config::Schema describe_schema();
+
+/// The blocks a configuration generates, in list order: those enabled and not replaced by
+/// another enabled block.
+std::vector<const Block*> generated(const config::Config& config);
+
+}  // namespace npugen::blocks

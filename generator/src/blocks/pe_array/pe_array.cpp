@@ -1,0 +1,245 @@
+#include "blocks/pe_array/pe_array.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "npugen/golden/common/bits.hpp"
+
+namespace npugen::blocks::pe_array {
+namespace {
+
+constexpr std::string_view kName = "pe_array";
+
+golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
+  golden::PeArrayParams p;
+  config::Section pe = root.section("pe_array", "The PE array: T tiles of L multipliers each.");
+  pe.required("tiles", p.tiles, 1, 1024,
+              "T: tiles. Each has its own weight row and accumulator; the activation vector is "
+              "broadcast to all of them.");
+  pe.required("lanes", p.lanes, 1, 1024, "L: multipliers per tile, summed by its adder tree.");
+  auto format = [&](const char* key, const char* doc, unsigned& width, bool& is_signed) {
+    config::Section s = pe.section(key, doc);
+    s.integer("width", width, 2, 32, "Bits per value, as stored and as seen by the multipliers.");
+    s.boolean("signed", is_signed, "Two's complement (true) or unsigned (false).");
+    s.finish();
+  };
+  format("weight", "Weight format.", p.weight_width, p.weight_signed);
+  format("activation", "Activation format.", p.act_width, p.act_signed);
+  config::Section acc =
+      pe.section("accumulator", "Accumulator format (signed if either operand is).");
+  acc.integer("width", p.acc_width, 2, 64, "Bits per accumulator; sums wrap modulo 2^width.");
+  acc.finish();
+  config::Section tree = pe.section("adder_tree", "The adder tree that sums a tile's products.");
+  tree.integer("pipeline_stages", p.tree_stages, 0, 11,
+               "Pipeline registers in the adder tree, spread evenly from the products to the "
+               "sum. Latency from a step to the accumulator is pipeline_stages + 1 cycles.");
+  tree.finish();
+  pe.retired("zero_skip",
+             "moved: the zero-skipping array is configured in its own top-level section, zs "
+             "(with the same keys: enabled, levels, act_rows_per_cycle, max_rows, "
+             "step_buffer_depth)");
+
+  r.rule("pe_array.tiles x pe_array.lanes is at most 65536 multipliers.");
+  const uint64_t multipliers = uint64_t{p.tiles} * p.lanes;
+  if (multipliers > 65536) {
+    r.error(pe.location_of("lanes"), pe.path_of("lanes"),
+            fmt::format("tiles x lanes = {} x {} = {} multipliers; at most 65536 are supported",
+                        p.tiles, p.lanes, multipliers));
+  }
+  r.rule(
+      "pe_array.accumulator.width is at least weight.width + activation.width, so that one "
+      "product fits in an accumulator.");
+  const unsigned product_width = p.weight_width + p.act_width;
+  if (p.acc_width < product_width) {
+    r.error(acc.location_of("width"), acc.path_of("width"),
+            fmt::format("an accumulator of {} bits cannot hold one {}-bit x {}-bit product "
+                        "({} bits); make it at least {} bits wide",
+                        p.acc_width, p.weight_width, p.act_width, product_width, product_width));
+  }
+  r.rule(
+      "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 1: one register "
+      "after the multipliers and one after each level of the tree.");
+  const unsigned max_stages = golden::ceil_log2(p.lanes) + 1;
+  if (p.tree_stages > max_stages) {
+    r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
+            fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
+                        "register positions (after the products and after each of its {} "
+                        "levels)",
+                        p.tree_stages, p.lanes, max_stages, max_stages - 1));
+  }
+  pe.finish();
+  return p;
+}
+
+class PeArrayBlock : public Block {
+ public:
+  [[nodiscard]] std::string_view name() const override { return kName; }
+  [[nodiscard]] std::string_view title() const override { return "the dense PE array"; }
+  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
+    c.sections.put(kName, read_section(r, root));
+  }
+  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
+    const auto& p = params(c);
+    return {{"tiles", p.tiles},
+            {"lanes", p.lanes},
+            {"weight", {{"width", p.weight_width}, {"signed", p.weight_signed}}},
+            {"activation", {{"width", p.act_width}, {"signed", p.act_signed}}},
+            {"accumulator", {{"width", p.acc_width}}},
+            {"adder_tree", {{"pipeline_stages", p.tree_stages}}}};
+  }
+  [[nodiscard]] bool enabled(const config::Config&) const override { return true; }
+  [[nodiscard]] BenchInfo bench() const override {
+    BenchInfo b;
+    b.modes = {"check", "rtl", "golden", "bench"};
+    b.vectors = true;
+    b.golden = {"pe_array"};
+    return b;
+  }
+  [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& c) const override {
+    auto d = std::make_shared<Design>();
+    d->array = elaborate_array(c, kName);
+    d->array_module = c.design.module_prefix + "_pe_array";
+    return d;
+  }
+  void draw(RandomDraw& d, YAML::Node& root) const override {
+    YAML::Node pe(YAML::NodeType::Map);
+    DrawnSection s(d, pe);
+    const int64_t max_multipliers = d.small() ? 64 : 65536;
+    const int64_t tiles = d.size(1, d.small() ? 16 : 1024);
+    const int64_t lanes =
+        d.size(1, std::min<int64_t>(d.small() ? 16 : 1024, max_multipliers / tiles));
+    s.always("tiles", tiles);
+    s.always("lanes", lanes);
+    // A format is written whole (its default is signed).
+    int product = 0;
+    for (const char* key : {"weight", "activation"}) {
+      const int width = static_cast<int>(d.chance(35) ? 8 : d.corner(2, 32));
+      YAML::Node f(YAML::NodeType::Map);
+      f["width"] = width;
+      f["signed"] = d.chance(70);
+      s.always(key, f);
+      product += width;
+    }
+    const int exact = std::min<int>(
+        64, product + static_cast<int>(golden::ceil_log2(static_cast<uint64_t>(lanes))));
+    YAML::Node acc(YAML::NodeType::Map);
+    acc["width"] =
+        d.pick(std::vector<int>{product, exact, 64, static_cast<int>(d.range(product, 64))});
+    // Left out, the accumulator is 32 bits: too narrow for wider products.
+    if (product > 32) {
+      s.always("accumulator", acc);
+    } else {
+      s.set("accumulator", acc);
+    }
+    YAML::Node tree(YAML::NodeType::Map);
+    tree["pipeline_stages"] =
+        d.range(0, static_cast<int64_t>(golden::ceil_log2(static_cast<uint64_t>(lanes))) + 1);
+    s.set("adder_tree", tree);
+    root["pe_array"] = pe;
+  }
+};
+
+}  // namespace
+
+const Block& block() {
+  static const PeArrayBlock kBlock;
+  return kBlock;
+}
+
+const golden::PeArrayParams& params(const config::Config& config) {
+  return config.sections.get<golden::PeArrayParams>(kName);
+}
+
+std::vector<bool> spread_registers(int stages, int positions) {
+  if (stages < 0 || stages > positions) {
+    throw std::invalid_argument("spread_registers: more stages than register positions");
+  }
+  // Register i of `stages` closes the i-th of `stages` equal slices of the tree, so the
+  // last one always sits on the tree's output.
+  std::vector<bool> registered(static_cast<size_t>(positions), false);
+  for (int i = 0; i < stages; ++i) {
+    registered[static_cast<size_t>((i + 1) * positions / stages - 1)] = true;
+  }
+  return registered;
+}
+
+Array elaborate_array(const config::Config& config, std::string_view block_name) {
+  const golden::PeArrayParams& p = params(config);
+  Array a;
+  a.params = p;
+  a.tiles = static_cast<int>(p.tiles);
+  a.lanes = static_cast<int>(p.lanes);
+  a.weight_width = static_cast<int>(p.weight_width);
+  a.weight_signed = p.weight_signed;
+  a.act_width = static_cast<int>(p.act_width);
+  a.act_signed = p.act_signed;
+  a.acc_width = static_cast<int>(p.acc_width);
+  a.tree_stages = static_cast<int>(p.tree_stages);
+  a.product_signed = p.acc_signed();
+  a.product_width = a.weight_width + a.act_width;
+  int nodes = a.lanes;
+  a.levels.push_back(TreeLevel{0, nodes, a.product_width, false});
+  while (nodes > 1) {
+    nodes = (nodes + 1) / 2;
+    const int index = static_cast<int>(a.levels.size());
+    a.levels.push_back(TreeLevel{index, nodes, a.product_width + index, false});
+  }
+  const std::vector<bool> registered =
+      spread_registers(a.tree_stages, static_cast<int>(a.levels.size()));
+  for (size_t i = 0; i < a.levels.size(); ++i) a.levels[i].registered = registered[i];
+  a.sum_width = a.levels.back().width;
+  a.latency = static_cast<int>(p.latency());
+  const std::string stem = fmt::format("{}_{}", config.design.module_prefix, block_name);
+  a.tile_module = stem + "_tile";
+  a.tree_module = stem + "_adder_tree";
+  return a;
+}
+
+nlohmann::json array_json(const Array& a) {
+  nlohmann::json levels = nlohmann::json::array();
+  for (const auto& level : a.levels) {
+    levels.push_back({{"level", level.index},
+                      {"nodes", level.nodes},
+                      {"width", level.width},
+                      {"registered", level.registered}});
+  }
+  return {{"product_width", a.product_width}, {"product_signed", a.product_signed},
+          {"sum_width", a.sum_width},         {"latency_cycles", a.latency},
+          {"multipliers", a.tiles * a.lanes}, {"adder_tree_levels", levels}};
+}
+
+nlohmann::json Design::derived_json() const {
+  nlohmann::json j = array_json(array);
+  j["modules"] = {array_module, array.tile_module, array.tree_module};
+  return j;
+}
+
+std::vector<std::string> Design::summary() const {
+  const Array& a = array;
+  return {fmt::format("PE array {} x {}: {}-bit {} weights, {}-bit {} activations, {}-bit "
+                      "accumulators",
+                      a.tiles, a.lanes, a.weight_width, a.weight_signed ? "signed" : "unsigned",
+                      a.act_width, a.act_signed ? "signed" : "unsigned", a.acc_width),
+          fmt::format("adder tree: {} level(s), {} pipeline stage(s), latency {} cycle(s)",
+                      a.levels.size() - 1, a.tree_stages, a.latency)};
+}
+
+std::string params_declaration(const Array& a) {
+  const auto& p = a.params;
+  return fmt::format(
+      "inline constexpr golden::PeArrayParams kPeArray{{\n"
+      "    .tiles = {},\n    .lanes = {},\n    .weight_width = {},\n    .weight_signed = {},\n"
+      "    .act_width = {},\n    .act_signed = {},\n    .acc_width = {},\n    .tree_stages = {},\n"
+      "}};\nstatic_assert(kPeArray.latency() == {}, \"golden latency differs from the RTL's\");\n",
+      p.tiles, p.lanes, p.weight_width, p.weight_signed, p.act_width, p.act_signed, p.acc_width,
+      p.tree_stages, a.latency);
+}
+
+DesignParams Design::design_params() const {
+  return {{"npugen/golden/pe_array/params.hpp"}, params_declaration(array)};
+}
+
+}  // namespace npugen::blocks::pe_array

@@ -1,0 +1,85 @@
+// The dense PE array: T tiles of L multipliers, an adder tree and an accumulator per tile,
+// one activation vector per step broadcast to all tiles. Its section (`pe_array`) also
+// describes the array the zero-skipping block builds on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "blocks/block.hpp"
+#include "emit/templates.hpp"
+#include "npugen/golden/pe_array/params.hpp"
+
+namespace npugen::blocks::pe_array {
+
+const Block& block();
+
+/// The array's golden parameters, as the `pe_array` section gives them.
+const golden::PeArrayParams& params(const config::Config& config);
+
+/// One level of the adder tree. Level 0 holds the products; level j > 0 adds pairs of
+/// level j-1 nodes (an odd last node passes through, extended by one bit).
+struct TreeLevel {
+  int index = 0;
+  int nodes = 0;
+  int width = 0;            ///< bits per node: product width + index
+  bool registered = false;  ///< a pipeline register follows this level
+};
+
+/// The arithmetic structure of an array, shared by the dense and the zero-skipping block.
+struct Array {
+  golden::PeArrayParams params;
+  int tiles = 0;
+  int lanes = 0;
+  int weight_width = 0;
+  bool weight_signed = false;
+  int act_width = 0;
+  bool act_signed = false;
+  int acc_width = 0;
+  int tree_stages = 0;
+  bool product_signed = false;    ///< products are signed when either operand is
+  int product_width = 0;          ///< weight_width + act_width: holds every product exactly
+  int sum_width = 0;              ///< width of the adder tree's output
+  int latency = 0;                ///< clock edges from a step to the accumulator outputs
+  std::vector<TreeLevel> levels;  ///< levels[0] = products, levels.back() = the sum
+
+  /// Module names of the tile and the tree (each block owns its own).
+  std::string tile_module;
+  std::string tree_module;
+};
+
+/// The array a configuration describes, its tile and tree modules named
+/// <prefix>_<block>_tile and <prefix>_<block>_adder_tree.
+Array elaborate_array(const config::Config& config, std::string_view block_name);
+
+/// Which register positions (0 = after the products, k = after tree level k) hold a
+/// pipeline register when `stages` registers are spread evenly over `positions`.
+std::vector<bool> spread_registers(int stages, int positions);
+
+/// The elaborated dense array.
+class Design : public BlockDesign {
+ public:
+  Array array;
+  std::string array_module;  ///< the top
+
+  [[nodiscard]] const Block& block() const override { return pe_array::block(); }
+  [[nodiscard]] std::string top() const override { return array_module; }
+  BlockFiles emit(const elab::Design& design, util::FileMap& files) const override;
+  [[nodiscard]] nlohmann::json derived_json() const override;
+  [[nodiscard]] std::vector<std::string> summary() const override;
+  [[nodiscard]] DesignParams design_params() const override;
+};
+
+/// Template data of an array's ports and widths (the RTL and the Icarus bench).
+emit::TemplateData port_data(const elab::Design& design, const Array& array,
+                             std::string_view comment);
+/// The adder tree and the tile of an array, as rtl/<module>.sv files (tree first).
+/// `zero_skip`: the tile outputs its sum (the zero-skipping array accumulates elsewhere).
+std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
+                                            bool zero_skip, util::FileMap& files);
+/// The golden parameters as a C++ initializer named kPeArray (shared by both arrays).
+std::string params_declaration(const Array& array);
+/// derived_json of an array's arithmetic.
+nlohmann::json array_json(const Array& array);
+
+}  // namespace npugen::blocks::pe_array

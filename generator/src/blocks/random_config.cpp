@@ -1,0 +1,50 @@
+#include "blocks/random_config.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "blocks/block.hpp"
+#include "blocks/random_draw.hpp"
+
+namespace npugen::blocks {
+namespace {
+
+// The design's identity, every block's section (each block draws its own), the
+// co-simulation defaults.
+std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConfigOptions& o) {
+  RandomDraw d(rng, o.small);
+  YAML::Node root(YAML::NodeType::Map);
+  YAML::Node design(YAML::NodeType::Map);
+  design["name"] = name;
+  if (d.chance(60))
+    design["module_prefix"] = d.chance(50) ? name : fmt::format("r{}", d.below(1000));
+  if (d.chance(80))
+    design["clock_mhz"] = d.pick(std::vector<double>{1, 100, 137.5, 200, 1000, 5000});
+  root["design"] = design;
+  for (const Block* b : all()) b->draw(d, root);
+  YAML::Node sim(YAML::NodeType::Map);
+  DrawnSection s(d, sim);
+  s.set("cycles", d.small() ? d.range(1000, 6000) : d.size(1, 4'000'000'000));
+  s.set("seed", d.range(0, 4'294'967'295));
+  s.set("valid_probability", d.pick(std::vector<double>{0.01, 0.25, 0.5, 0.9, 1.0}));
+  s.set("max_dot_length", d.size(1, d.small() ? 256 : 65536));
+  root["sim"] = sim;
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace
+
+RandomConfig random_config(std::mt19937_64& rng, const std::string& name,
+                           const RandomConfigOptions& options) {
+  RandomConfig result;
+  while (true) {
+    result.yaml = draw(rng, name, options);
+    const config::LoadResult loaded = load_config_text(result.yaml, name + ".yaml");
+    if (loaded.config) return result;
+    result.rejections.push_back(loaded.diagnostics.front().format());
+  }
+}
+
+}  // namespace npugen::blocks

@@ -1,0 +1,42 @@
+// The task unit (SPEC M2): task queues with priorities, a fixed-priority arbiter, a fetch
+// queue a higher-priority task may replace, a configuration queue, and a task buffer that
+// tracks each task's dependencies and conflicts and grants neural and planar engines
+// access in list order per kind (section `tasks`).
+#pragma once
+
+#include <string>
+
+#include "blocks/block.hpp"
+#include "npugen/golden/tasks/params.hpp"
+
+namespace npugen::blocks::tasks {
+
+const Block& block();
+
+/// The `tasks` section.
+struct TasksConfig {
+  bool enabled = false;
+  golden::TaskParams params;
+  unsigned planar_words_per_cycle = 4;  ///< planar engine I/O rate (network task durations)
+};
+const TasksConfig& config_of(const config::Config& config);
+
+class Design : public BlockDesign {
+ public:
+  golden::TaskParams params;  ///< also what the scheduler and the co-simulation use
+  int config_width = 0;       ///< bits of a parsed task in the configuration queue and buffer
+
+  std::string unit_module;          ///< the top
+  std::string manager_module;       ///< queues, arbiter, fetch queue
+  std::string config_queue_module;  ///< committed tasks
+  std::string buffer_module;        ///< task buffer and access enable
+
+  [[nodiscard]] const Block& block() const override { return tasks::block(); }
+  [[nodiscard]] std::string top() const override { return unit_module; }
+  BlockFiles emit(const elab::Design& design, util::FileMap& files) const override;
+  [[nodiscard]] nlohmann::json derived_json() const override;
+  [[nodiscard]] std::vector<std::string> summary() const override;
+  [[nodiscard]] DesignParams design_params() const override;
+};
+
+}  // namespace npugen::blocks::tasks

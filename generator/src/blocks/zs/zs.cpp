@@ -1,0 +1,246 @@
+#include "blocks/zs/zs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "npugen/golden/common/bits.hpp"
+
+namespace npugen::blocks::zs {
+namespace {
+
+constexpr std::string_view kName = "zs";
+
+ZsConfig read_section(config::Reader& r, config::Section& root, const config::Config& c) {
+  ZsConfig z;
+  z.params.array = pe_array::params(c);
+  golden::ZeroSkipParams& p = z.params;
+  config::Section s = root.section(
+      "zs",
+      "Zero skipping (SPEC M1): the PE array of section pe_array with preprocessed weights and "
+      "control bits; cycles whose rows are empty in every tile are skipped. Absent or disabled: "
+      "the dense array.");
+  s.boolean("enabled", z.enabled,
+            "Generate the zero-skipping array (true) instead of the dense array (false).");
+  std::vector<config::Section> levels = s.list(
+      "levels",
+      "Levels of preprocessing, lowest first: [0] intra-tile (weights move inside a tile), [1] "
+      "inter-tile (whole rows move between tiles). Each works on the sparsity map the level "
+      "below leaves; a level not given is off.",
+      1, 2, 2);
+  golden::SkipDepth* depth[2] = {&p.intra, &p.inter};
+  for (size_t i = 0; i < levels.size(); ++i) {
+    config::Section& l = levels[i];
+    const bool inter = i == 1 || r.describing();
+    bool on = true;
+    l.boolean("enabled", on, "This level is used; off generates no logic for it.");
+    l.integer("lookahead", depth[i]->lookahead, 0, 4,
+              "Rows a weight (level 0: h) or a tile row (level 1: H) may move earlier. Level 0: "
+              "lane mux inputs; level 1: tile prefetch mux inputs H+1.");
+    l.integer("lookaside", depth[i]->lookaside, 0, inter ? 16 : 4,
+              "Level 0 (d, at most 4): lanes to either side a weight may move. Level 1 (D, at "
+              "most 16): tiles a row may move to from the next ones; the result demultiplexer "
+              "has D+1 outputs.");
+    l.finish();
+    if (!on) *depth[i] = golden::SkipDepth{0, 0};
+  }
+  if (levels.size() < 2) p.inter = golden::SkipDepth{0, 0};
+  s.integer("act_rows_per_cycle", p.act_rows_per_cycle, 1, 16,
+            "R: activation rows the activation buffer delivers per cycle. A step whose window "
+            "needs n new rows stalls ceil(n/R) - 1 cycles.");
+  s.integer("max_rows", p.max_rows, 1, 1 << 20,
+            "Most original cycles C of one job (rows of the weight tensor); sets the width of "
+            "the base-advance field.");
+  s.integer("step_buffer_depth", p.step_buffer_depth, 1, 64,
+            "Entries of the weight buffer and of the control-bit buffer beside it.");
+  const bool check = z.enabled && !r.describing();
+  r.rule(
+      "zs.levels[1].lookaside (D) is less than pe_array.tiles: a row moves at most to the "
+      "first tile.");
+  if (check && p.inter.lookaside >= p.array.tiles) {
+    r.error(levels[1].location_of("lookaside"), levels[1].path_of("lookaside"),
+            fmt::format("lookaside {} needs at least {} tiles; the array has {}", p.inter.lookaside,
+                        p.inter.lookaside + 1, p.array.tiles));
+  }
+  r.rule(
+      "zs.levels[0].lookaside (d) is less than pe_array.lanes: a weight moves at most to "
+      "the other edge of its tile.");
+  if (check && p.intra.lookaside >= p.array.lanes) {
+    r.error(levels[0].location_of("lookaside"), levels[0].path_of("lookaside"),
+            fmt::format("lookaside {} needs at least {} lanes; a tile has {}", p.intra.lookaside,
+                        p.intra.lookaside + 1, p.array.lanes));
+  }
+  r.rule(
+      "zs.act_rows_per_cycle (R) is at most the activation window, levels[0].lookahead + "
+      "levels[1].lookahead + 1 (levels switched off count 0): a step never needs more rows "
+      "than the window holds.");
+  if (check && p.act_rows_per_cycle > p.window()) {
+    r.error(s.location_of("act_rows_per_cycle"), s.path_of("act_rows_per_cycle"),
+            fmt::format("{} rows per cycle exceed the activation window of {} row(s); use at "
+                        "most {}",
+                        p.act_rows_per_cycle, p.window(), p.window()));
+  }
+  s.finish();
+  return z;
+}
+
+nlohmann::json level_json(const golden::SkipDepth& d) {
+  return {{"enabled", d.lookahead != 0 || d.lookaside != 0},
+          {"lookahead", d.lookahead},
+          {"lookaside", d.lookaside}};
+}
+
+class ZsBlock : public Block {
+ public:
+  [[nodiscard]] std::string_view name() const override { return kName; }
+  [[nodiscard]] std::string_view title() const override { return "the zero-skipping PE array"; }
+  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
+    c.sections.put(kName, read_section(r, root, c));
+  }
+  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
+    const ZsConfig& z = config_of(c);
+    const auto& p = z.params;
+    return {{"enabled", z.enabled},
+            {"levels", {level_json(p.intra), level_json(p.inter)}},
+            {"act_rows_per_cycle", p.act_rows_per_cycle},
+            {"max_rows", p.max_rows},
+            {"step_buffer_depth", p.step_buffer_depth}};
+  }
+  [[nodiscard]] bool enabled(const config::Config& c) const override {
+    return config_of(c).enabled;
+  }
+  [[nodiscard]] std::string_view replaces() const override { return "pe_array"; }
+  [[nodiscard]] BenchInfo bench() const override {
+    BenchInfo b;
+    b.golden = {"pe_array", "zs"};
+    return b;
+  }
+  [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& c) const override;
+  void draw(RandomDraw& d, YAML::Node& root) const override;
+};
+
+std::shared_ptr<const BlockDesign> ZsBlock::elaborate(const config::Config& c) const {
+  auto z = std::make_shared<Design>();
+  z->array = pe_array::elaborate_array(c, kName);
+  z->params = config_of(c).params;
+  z->layout = golden::ControlLayout::of(z->params);
+  z->window = static_cast<int>(z->params.window());
+  // Row counts (fresh rows, rows loaded, rows read: 0 to the window) share one width that
+  // also holds R + 1, so that comparing a count with R is never constant (R need not be a
+  // power of two).
+  z->count_bits = std::max(static_cast<int>(golden::ceil_log2(z->params.window() + 1)),
+                           static_cast<int>(golden::ceil_log2(z->params.act_rows_per_cycle + 2)));
+  // Rows read reach base + window - 1 <= max_rows - 1 + window - 1; the row arithmetic also
+  // takes the counts (and the advance) without truncating them.
+  z->row_bits = std::max(
+      {static_cast<int>(z->layout.advance_bits), z->count_bits,
+       static_cast<int>(golden::ceil_log2(uint64_t{z->params.max_rows} + z->params.window() - 1))});
+  z->lane_mux = z->params.lane_selects() > 1;
+  z->prefetch_mux = z->params.inter.lookahead > 0;
+  z->demux = z->params.inter.lookaside > 0;
+  const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
+  z->array_module = stem + "_array";
+  z->buffer_module = stem + "_step_buffer";
+  z->window_module = stem + "_act_window";
+  z->prefetch_module = stem + "_prefetch_mux";
+  z->lane_mux_module = stem + "_lane_mux";
+  z->demux_module = stem + "_result_demux";
+  z->accumulator_module = stem + "_accumulator";
+  return z;
+}
+
+void ZsBlock::draw(RandomDraw& d, YAML::Node& root) const {
+  if (!d.chance(50)) return;
+  const int64_t tiles = root["pe_array"]["tiles"].as<int64_t>();
+  const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>();
+  YAML::Node zs(YAML::NodeType::Map);
+  DrawnSection z(d, zs);
+  z.always("enabled", d.chance(80));
+  YAML::Node levels(YAML::NodeType::Sequence);
+  const int count = d.chance(80) ? 2 : 1;
+  int window = 1;
+  for (int i = 0; i < count; ++i) {
+    YAML::Node level(YAML::NodeType::Map);
+    DrawnSection l(d, level);
+    const bool on = d.chance(80);
+    l.always("enabled", on);
+    const int64_t ahead = d.corner(0, d.small() ? 3 : 4);
+    // Lookaside reaches lanes (level 0) or tiles (level 1) of this array only.
+    const int64_t aside_limit =
+        i == 0 ? std::min<int64_t>(4, lanes - 1) : std::min<int64_t>(16, tiles - 1);
+    const int64_t aside = aside_limit <= 0 ? 0 : d.corner(0, aside_limit);
+    l.always("lookahead", ahead);
+    l.always("lookaside", aside);
+    if (on) window += static_cast<int>(ahead);
+    levels.push_back(level);
+  }
+  z.always("levels", levels);
+  z.always("act_rows_per_cycle", d.range(1, window));
+  z.set("max_rows", d.chance(20) ? d.range(1, 3) : d.size(1, d.small() ? 1024 : 1 << 20));
+  const int64_t depth_limit = d.small() && tiles * lanes > 8 ? 8 : 64;
+  z.set("step_buffer_depth", d.corner(1, depth_limit));
+  root["zs"] = zs;
+}
+
+}  // namespace
+
+const Block& block() {
+  static const ZsBlock kBlock;
+  return kBlock;
+}
+
+const ZsConfig& config_of(const config::Config& config) {
+  return config.sections.get<ZsConfig>(kName);
+}
+
+nlohmann::json Design::derived_json() const {
+  nlohmann::json fields = nlohmann::json::array();
+  for (const auto& f : layout.fields()) {
+    fields.push_back({{"name", f.name}, {"lsb", f.lsb}, {"bits", f.width}});
+  }
+  nlohmann::json j = pe_array::array_json(array);
+  j["window_rows"] = window;
+  j["lane_mux_inputs"] = params.lane_selects();
+  j["control_word_bits"] = layout.width();
+  j["control_fields"] = fields;
+  j["row_address_bits"] = row_bits;
+  j["modules"] = {array_module,    array.tile_module, array.tree_module,
+                  buffer_module,   window_module,     prefetch_module,
+                  lane_mux_module, demux_module,      accumulator_module};
+  return j;
+}
+
+std::vector<std::string> Design::summary() const {
+  const auto& a = array;
+  return {
+      fmt::format("zero-skipping PE array {} x {}: {}-bit {} weights, {}-bit {} activations, "
+                  "{}-bit accumulators; adder tree latency {} cycle(s)",
+                  a.tiles, a.lanes, a.weight_width, a.weight_signed ? "signed" : "unsigned",
+                  a.act_width, a.act_signed ? "signed" : "unsigned", a.acc_width, a.latency),
+      fmt::format("zero skipping: intra-tile h={} d={}, inter-tile H={} D={}; window {} row(s), "
+                  "{} read per cycle; control word {} bits; buffers {} step(s); jobs up to {} "
+                  "rows",
+                  params.intra.lookahead, params.intra.lookaside, params.inter.lookahead,
+                  params.inter.lookaside, window, params.act_rows_per_cycle, layout.width(),
+                  params.step_buffer_depth, params.max_rows)};
+}
+
+DesignParams Design::design_params() const {
+  const auto& p = params;
+  return {
+      {"npugen/golden/pe_array/params.hpp", "npugen/golden/zs/params.hpp"},
+      pe_array::params_declaration(array) +
+          fmt::format("\ninline constexpr golden::ZeroSkipParams kZeroSkip{{\n"
+                      "    .array = kPeArray,\n"
+                      "    .intra = {{.lookahead = {}, .lookaside = {}}},\n"
+                      "    .inter = {{.lookahead = {}, .lookaside = {}}},\n"
+                      "    .act_rows_per_cycle = {},\n    .max_rows = {},\n"
+                      "    .step_buffer_depth = {},\n}};\n"
+                      "static_assert(kZeroSkip.window() == {}, \"golden window differs from the "
+                      "RTL's\");\n",
+                      p.intra.lookahead, p.intra.lookaside, p.inter.lookahead, p.inter.lookaside,
+                      p.act_rows_per_cycle, p.max_rows, p.step_buffer_depth, window)};
+}
+
+}  // namespace npugen::blocks::zs

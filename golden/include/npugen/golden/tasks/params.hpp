@@ -1,0 +1,113 @@
+// Parameters of the asynchronous task unit (SPEC M2): task manager (queues, arbiter,
+// fetch queue, configuration queue) and data control (task buffer, access enable), as
+// the golden model, the testbench and the scheduler see them. The generator fills
+// TaskParams from the validated configuration (one source of truth). The register map
+// of the task queues and the descriptor's register addresses below are their one
+// definition: the RTL emitter, the register-map documents, the descriptor encoder, the
+// golden model and the testbench all use them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "npugen/golden/common/bits.hpp"
+
+namespace npugen::golden {
+
+/// Engine kinds. Tasks of one kind start in list order; the two kinds overlap freely.
+enum class EngineKind : uint8_t { kNeural = 0, kPlanar = 1 };
+inline constexpr int kEngineKinds = 2;
+
+/// Operations a task can perform, and the engine kind that runs each.
+enum class TaskOp : uint8_t {
+  kConv = 0,         ///< convolution (neural)
+  kTensor = 1,       ///< tensor product / fully connected (neural)
+  kPool = 2,         ///< pooling (planar)
+  kElementwise = 3,  ///< elementwise, e.g. add, activation (planar)
+  kReduction = 4,    ///< reduction (planar)
+  kGainBias = 5,     ///< gain and bias (planar)
+};
+inline constexpr int kTaskOps = 6;
+
+constexpr EngineKind engine_of(TaskOp op) {
+  return op == TaskOp::kConv || op == TaskOp::kTensor ? EngineKind::kNeural : EngineKind::kPlanar;
+}
+std::string_view op_name(TaskOp op);
+std::string_view kind_name(EngineKind kind);
+/// "conv", "tensor", "pool", "elementwise", "reduction", "gain_bias"; false if none.
+bool parse_op(std::string_view text, TaskOp& out);
+
+struct TaskParams {
+  unsigned entries = 8;             ///< E: task buffer entries
+  unsigned queues = 2;              ///< K: task queues
+  unsigned neural_engines = 1;      ///< neural engines (each one task at a time)
+  unsigned planar_engines = 1;      ///< planar engines
+  unsigned config_queue_depth = 2;  ///< C: committed tasks waiting for a buffer entry
+  uint64_t buffer_words = 1 << 20;  ///< words of the shared data buffer (regions live in it)
+  uint64_t memory_words = 1 << 16;  ///< words of descriptor memory the task manager addresses
+  unsigned memory_latency = 4;      ///< cycles from a read request to its data (system model)
+  unsigned cycle_bits = 24;         ///< width of a task's work-cycle count
+
+  [[nodiscard]] constexpr unsigned engines(EngineKind k) const {
+    return k == EngineKind::kNeural ? neural_engines : planar_engines;
+  }
+  /// Bits of a buffer address or region size (sizes up to buffer_words inclusive).
+  [[nodiscard]] constexpr unsigned region_bits() const { return field_bits(buffer_words + 1); }
+  [[nodiscard]] constexpr unsigned memory_address_bits() const { return field_bits(memory_words); }
+  [[nodiscard]] constexpr unsigned entry_bits() const { return field_bits(entries); }
+  [[nodiscard]] constexpr unsigned queue_bits() const { return field_bits(queues); }
+  /// Per-kind start sequence numbers: unique among the <= E tasks in the buffer.
+  [[nodiscard]] constexpr unsigned seq_bits() const { return field_bits(entries) + 1; }
+  [[nodiscard]] constexpr unsigned engine_bits(EngineKind k) const {
+    return field_bits(engines(k));
+  }
+  [[nodiscard]] constexpr unsigned config_queue_bits() const {
+    return field_bits(config_queue_depth + 1);
+  }
+};
+
+/// Task-queue registers (word address = queue * kQueueStride + offset), written and read
+/// back. Software programs a queue while its COUNT is 0; writing COUNT != 0 enqueues the
+/// list.
+namespace task_csr {
+inline constexpr unsigned kQueueStride = 8;
+inline constexpr unsigned kHead = 0;       ///< descriptor-memory word address of the list head
+inline constexpr unsigned kCount = 1;      ///< tasks left in the list
+inline constexpr unsigned kNetworkId = 2;  ///< network id (8 bits), carried with each task
+inline constexpr unsigned kBaseIndex = 3;  ///< base-table index (8 bits), carried with each task
+inline constexpr unsigned kPriority = 4;   ///< priority (4 bits); higher wins, ties to lower queue
+inline constexpr unsigned kAddressBits = 8;
+inline constexpr unsigned kPriorityBits = 4;
+inline constexpr unsigned kCountBits = 24;
+}  // namespace task_csr
+
+/// Descriptor layout (32-bit words). Header: 4 words; then groups of one group word
+/// (register address, count) and count data words written to consecutive registers.
+namespace task_desc {
+inline constexpr unsigned kHeaderWords = 4;
+inline constexpr unsigned kMaxWords = 0xFFFF;
+// Header word 0.
+inline constexpr unsigned kTaskIdShift = 0;      ///< [15:0] task id
+inline constexpr unsigned kNetworkIdShift = 16;  ///< [23:16] network id
+inline constexpr unsigned kTaskSwitchBit = 24;   ///< [24] others may run after this task
+inline constexpr unsigned kInMemoryBit = 25;     ///< [25] input read from system memory
+inline constexpr unsigned kOutMemoryBit = 26;    ///< [26] output written to system memory
+inline constexpr unsigned kDebugShift = 27;      ///< [31:27] debug / exception flags
+// Header word 1: [15:0] total words of the descriptor (header included).
+// Header words 2, 3: input and output base pointers (system memory).
+// Group word: [15:0] first register address, [23:16] count (1..255), [31:24] 0.
+inline constexpr unsigned kGroupCountShift = 16;
+inline constexpr unsigned kMaxGroupCount = 255;
+// Registers the data control takes from a descriptor; others program the engines.
+inline constexpr unsigned kRegOp = 0x000;        ///< [2:0] TaskOp; engine kind follows
+inline constexpr unsigned kRegIn0Base = 0x001;   ///< first input region: base word
+inline constexpr unsigned kRegIn0Words = 0x002;  ///< first input region: words (0: none)
+inline constexpr unsigned kRegIn1Base = 0x003;
+inline constexpr unsigned kRegIn1Words = 0x004;
+inline constexpr unsigned kRegOutBase = 0x005;   ///< output region: base word
+inline constexpr unsigned kRegOutWords = 0x006;  ///< output region: words (0: none)
+inline constexpr unsigned kRegCycles = 0x010;    ///< work cycles (read by the emulated engines)
+inline constexpr unsigned kRegShape = 0x020;     ///< 0x020..0x02F: layer shape (engine registers)
+}  // namespace task_desc
+
+}  // namespace npugen::golden

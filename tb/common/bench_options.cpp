@@ -1,0 +1,43 @@
+#include "common/bench_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace npugen::tb {
+
+int parse_bench_options(int argc, char** argv, const BenchSpec& spec, BenchOptions& o) {
+  CLI::App app{spec.title};
+  app.add_option("--seed", o.seed, "Seed of the random stimulus")->capture_default_str();
+  app.add_option("--cycles", o.cycles, "Cycles to simulate")->capture_default_str();
+  app.add_option("--mode", o.mode, spec.modes_help)
+      ->check(CLI::IsMember(spec.modes))
+      ->capture_default_str();
+  app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
+  app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
+  app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  if (spec.vectors) {
+    app.add_option("--vectors", o.vectors, "Write stimulus and expected outputs, one cycle a line");
+  }
+  if (spec.descriptors) {
+    app.add_option("--descriptors", o.descriptors,
+                   "Run this task list (binary descriptors, npugen schedule --descriptors) to "
+                   "completion instead of random scenarios");
+  }
+  if (spec.max_rows_limit > 0) {
+    app.add_option("--max-rows", o.max_rows, "Most rows C of a job")
+        ->check(CLI::Range(1U, spec.max_rows_limit))
+        ->capture_default_str();
+  }
+  if (spec.valid_probability) {
+    app.add_option("--valid-probability", o.valid_probability, "Share of cycles offering a step")
+        ->check(CLI::Range(0.01, 1.0))
+        ->capture_default_str();
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return -1;
+}
+
+}  // namespace npugen::tb

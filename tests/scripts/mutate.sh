@@ -1,0 +1,38 @@
+# One mutation of a generated design that its co-simulation must catch: in the first RTL
+# file of DIR matching GLOB, the OCCURRENCE-th match (1-based; -1: the last) of the
+# Python regular expression FROM is replaced by TO; BLOCK's co-simulation is then built
+# and run for CYCLES with each seed of SEEDS (comma-separated; empty: the configuration's)
+# and must fail with status 1, a mismatch report, a reproduce command and EXPECT (a fixed
+# string; empty: nothing more).
+#
+#   mutate.sh NPUGEN CONFIG DIR BLOCK GLOB FROM TO OCCURRENCE EXPECT CYCLES SEEDS
+source "$(dirname "$0")/common.sh"
+npugen=$1 config=$2 dir=$3 block=$4 glob=$5 from=$6 to=$7 occurrence=$8 expect=$9
+cycles=${10} seeds=${11:-}
+rm -rf "$dir"
+"$npugen" generate "$config" -o "$dir" >/dev/null
+rtl=$(ls "$dir"/rtl/$glob 2>/dev/null | head -n 1)
+[ -n "$rtl" ] || fail "no RTL file matches $glob in $dir/rtl"
+python3 - "$rtl" "$from" "$to" "$occurrence" <<'PY' || fail "the mutation did not apply to $rtl"
+import re, sys
+path, pattern, replacement, occurrence = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+text = open(path).read()
+matches = list(re.finditer(pattern, text, re.MULTILINE))
+if not matches:
+    sys.exit(f"'{pattern}' does not occur in {path}")
+m = matches[occurrence - 1 if occurrence > 0 else occurrence]
+new = text[:m.start()] + m.expand(replacement) + text[m.end():]
+if new == text:
+    sys.exit(f"replacing '{pattern}' changes nothing in {path}")
+text = new
+open(path, "w").write(text)
+PY
+for seed in ${seeds//,/ }; do
+  run_mutant "$dir" "$block" "$cycles" "$seed"
+  [ -z "$expect" ] || grep -qF -- "$expect" "$dir.out" || fail "the report lacks '$expect'"
+done
+if [ -z "$seeds" ]; then
+  run_mutant "$dir" "$block" "$cycles"
+  [ -z "$expect" ] || grep -qF -- "$expect" "$dir.out" || fail "the report lacks '$expect'"
+fi
+echo "mutation of $(basename "$rtl") caught"
