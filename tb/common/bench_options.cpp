@@ -14,6 +14,7 @@ int parse_bench_options(int argc, char** argv, const BenchSpec& spec, BenchOptio
   app.add_option("--trace", o.trace, "Write an FST waveform (needs a build with tracing)");
   app.add_option("--trace-from", o.trace_from, "First cycle written to the waveform");
   app.add_option("--repro", o.repro, "Command prefix printed in the reproduce line");
+  app.add_option("--summary", o.summary, "Write the run's summary as JSON to this file");
   if (spec.vectors) {
     app.add_option("--vectors", o.vectors, "Write stimulus and expected outputs, one cycle a line");
   }

@@ -18,6 +18,7 @@ struct BenchOptions {
   std::string repro;        ///< command prefix printed in the reproduce line
   std::string vectors;      ///< stimulus and expected outputs, one cycle a line
   std::string descriptors;  ///< a task list to run instead of the random scenarios
+  std::string summary;      ///< JSON summary file
   unsigned max_rows = 0;    ///< most rows of a zero-skipping job
   double valid_probability = 0.9;
 };
@@ -29,7 +30,8 @@ struct BenchSpec {
   std::string modes_help = "check: RTL against the golden model";
   bool vectors = false;
   bool descriptors = false;
-  unsigned max_rows_limit = 0;  ///< 0: no --max-rows
+  unsigned max_rows_limit = 0;    ///< 0: no --max-rows
+  unsigned max_rows_default = 0;  ///< --max-rows when not given
   bool valid_probability = false;
 };
 

@@ -4,19 +4,33 @@
 #include <cmath>
 
 namespace npugen::tb {
+namespace {
+
+// A raw 64-bit draw at or below this is "yes" with probability p.
+uint64_t threshold(double p) {
+  return p >= 1.0 ? ~uint64_t{0} : static_cast<uint64_t>(std::ldexp(p, 64));
+}
+
+}  // namespace
 
 PeArrayStimulus::PeArrayStimulus(const golden::PeArrayParams& params,
                                  const StimulusOptions& options, uint64_t seed)
     : params_(params),
       options_(options),
       rng_(seed),
-      valid_threshold_(options.valid_probability >= 1.0
-                           ? ~uint64_t{0}
-                           : static_cast<uint64_t>(std::ldexp(options.valid_probability, 64))),
+      valid_threshold_(threshold(options.valid_probability)),
+      ready_threshold_(threshold(options.ready_probability)),
       weights_(size_t{params.tiles} * params.lanes),
       acts_(params.lanes) {
-  step_.weights = weights_;
-  step_.acts = acts_;
+  in_.weights = weights_;
+  in_.acts = acts_;
+  draw_step();
+  in_.acc_ready = rng_() <= ready_threshold_;
+}
+
+void PeArrayStimulus::advance(bool taken) {
+  if (taken || !in_.valid) draw_step();
+  in_.acc_ready = rng_() <= ready_threshold_;
 }
 
 // Uniform raw bits, or (for "extreme" steps) the most negative / largest values,
@@ -36,16 +50,16 @@ uint32_t PeArrayStimulus::corner_value(unsigned width, bool is_signed, bool high
   return high ? max_pos : min_neg;
 }
 
-const golden::PeArrayStep& PeArrayStimulus::next() {
-  step_.valid = rng_() <= valid_threshold_;
-  if (!step_.valid) {
-    step_.first = step_.last = false;
-    return step_;
+void PeArrayStimulus::draw_step() {
+  in_.valid = rng_() <= valid_threshold_;
+  if (!in_.valid) {
+    in_.first = in_.last = false;
+    return;
   }
-  step_.first = remaining_ == 0;
-  if (step_.first) remaining_ = 1 + static_cast<unsigned>(rng_() % options_.max_dot_length);
+  in_.first = remaining_ == 0;
+  if (in_.first) remaining_ = 1 + static_cast<unsigned>(rng_() % options_.max_dot_length);
   --remaining_;
-  step_.last = remaining_ == 0;
+  in_.last = remaining_ == 0;
   const bool extreme = (rng_() & 15U) == 0;
   for (auto& w : weights_) w = draw(params_.weight_width, params_.weight_signed, extreme);
   for (auto& a : acts_) a = draw(params_.act_width, params_.act_signed, extreme);
@@ -60,7 +74,6 @@ const golden::PeArrayStep& PeArrayStimulus::next() {
     std::fill(weights_.begin(), weights_.end(), w);
     std::fill(acts_.begin(), acts_.end(), a);
   }
-  return step_;
 }
 
 }  // namespace npugen::tb

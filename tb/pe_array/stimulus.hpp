@@ -1,5 +1,7 @@
 // Seeded random stimulus for the PE array: the same seed gives the same steps on
-// every platform (raw 64-bit Mersenne Twister output, no library distributions).
+// every platform (raw 64-bit Mersenne Twister output, no library distributions). A step
+// offered stays offered until it is taken (valid/ready); the results' ready is drawn
+// every cycle.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +13,9 @@
 namespace npugen::tb {
 
 struct StimulusOptions {
-  double valid_probability = 0.9;  ///< share of cycles that present a step
+  double valid_probability = 0.9;  ///< share of cycles that offer a new step
   unsigned max_dot_length = 16;    ///< dot products are 1..max_dot_length steps long
+  double ready_probability = 1.0;  ///< share of cycles the results may leave
 };
 
 class PeArrayStimulus {
@@ -20,10 +23,13 @@ class PeArrayStimulus {
   PeArrayStimulus(const golden::PeArrayParams& params, const StimulusOptions& options,
                   uint64_t seed);
 
-  /// The inputs of the next cycle. The step's spans stay valid until the next call.
-  const golden::PeArrayStep& next();
+  /// This cycle's inputs. The spans stay valid until advance().
+  [[nodiscard]] const golden::PeArrayInputs& inputs() const { return in_; }
+  /// The clock edge: `taken` says whether the offered step was taken.
+  void advance(bool taken);
 
  private:
+  void draw_step();
   uint32_t draw(unsigned width, bool is_signed, bool extreme);
   static uint32_t corner_value(unsigned width, bool is_signed, bool high);
 
@@ -34,9 +40,10 @@ class PeArrayStimulus {
   StimulusOptions options_;
   std::mt19937_64 rng_;
   uint64_t valid_threshold_;
+  uint64_t ready_threshold_;
   std::vector<uint32_t> weights_;
   std::vector<uint32_t> acts_;
-  golden::PeArrayStep step_;
+  golden::PeArrayInputs in_;
   unsigned remaining_ = 0;  // steps left in the current dot product
   uint64_t valid_steps_ = 0;
   unsigned corners_ = 0;  // corner steps so far: which corner is next

@@ -1,60 +1,34 @@
-// Co-simulation of a generated dequantizer (SPEC M3): the verilated RTL (class Vdut) and
-// the golden model run the same seeded stimulus, and every output is compared every
-// cycle from the first cycle of reset (in_ready_o, out_valid_o, err_o, csr_rdata_o; the
-// beat's weights, vector length, VQ and error flags while out_valid_o is high: the beat
-// registers have no reset and mean nothing before the first beat). Every beat taken is also checked
-// against the plain reference lookup (VqReferenceTracker), which shares no code with the model.
+// Co-simulation of a generated dequantizer (SPEC M3): the verilated RTL and the golden
+// model run the same seeded stimulus, and every output is compared every cycle from the
+// first cycle of reset: in_ready_o, out_valid_o, err_o, the APB port (PREADY, PSLVERR,
+// PRDATA), and the beat's weights, vector length, VQ and error flags while out_valid_o is
+// high (the beat registers have no reset and mean nothing before the first beat). Every
+// beat taken is also checked against the plain reference lookup (VqReferenceTracker),
+// which shares no code with the model.
 //
-// --mode throughput streams with input always valid and output always ready, stepping
-// the vector length through every supported value, and reports the weights delivered per
-// cycle for each; it fails on any bubble.
+// --mode throughput streams with input always valid and output always ready, stepping the
+// vector length through every supported value, and fails on any bubble once streaming.
 #include <fmt/format.h>
-#include <verilated.h>
 
-#include <chrono>
-#include <cstdio>
 #include <map>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "Vdut.h"
-#include "common/bench_options.hpp"
-#include "common/bench_report.hpp"
-#include "common/dut_harness.hpp"
+#include "common/apb_port.hpp"
+#include "common/cosim.hpp"
 #include "common/port_bits.hpp"
-#include "design_params.hpp"
 #include "npugen/golden/vq/dequant_model.hpp"
 #include "vq/stimulus.hpp"
 
 namespace {
 
 using namespace npugen::golden;
+using npugen::tb::BenchOptions;
+using npugen::tb::Checker;
 using npugen::tb::get_bits;
 using npugen::tb::set_bits;
 
 constexpr const VqParams& kP = npugen::design::kVq;
-using npugen::tb::kCyclesAfterMismatch;
-using npugen::tb::Mismatch;
-
-using Options = npugen::tb::BenchOptions;
-
-void drive(Vdut& dut, const VqInputs& in) {
-  const unsigned w = kP.weight.width;
-  dut.csr_we_i = in.csr_we;
-  dut.csr_addr_i = in.csr_addr;
-  dut.csr_wdata_i = in.csr_wdata;
-  dut.cb_we_i = in.cb_we;
-  dut.cb_row_i = in.cb_row;
-  for (unsigned j = 0; j < kP.row_weights; ++j) set_bits(dut.cb_data_i, j * w, w, in.cb_data[j]);
-  dut.in_valid_i = in.in_valid;
-  for (unsigned p = 0; p < kP.copies; ++p) {
-    set_bits(dut.in_index_i, p * kP.index_bits(), kP.index_bits(), in.index[p]);
-  }
-  npugen::tb::pack_fields(dut.in_raw_i, in.raw.data(), kP.beat_weights(), w);
-  dut.out_ready_i = in.out_ready;
-}
 
 std::string weights_text(const std::vector<uint32_t>& w, size_t count) {
   std::string s;
@@ -62,189 +36,182 @@ std::string weights_text(const std::vector<uint32_t>& w, size_t count) {
   return s + (count < w.size() ? " ..." : "");
 }
 
-int run(const Options& o) {
-  const bool throughput = o.mode == "throughput";
-  auto context = std::make_unique<VerilatedContext>();
-  auto dut = std::make_unique<Vdut>(context.get(), "dut");
-  npugen::tb::Waveform waveform(*context, dut.get(), o.trace, o.trace_from);
-  VqDequantModel golden(kP);
-  npugen::tb::VqStimulus stimulus(kP, {throughput, 64}, o.seed);
-  npugen::tb::VqReferenceTracker reference(kP);
-  std::vector<Mismatch> mismatches;
-  std::optional<uint64_t> stop_at;
-  std::vector<uint32_t> got(kP.beat_weights());
-  const unsigned w = kP.weight.width;
-
-  uint64_t beats_out = 0, beats_in = 0, vq_beats = 0, raw_beats = 0, error_beats = 0;
-  // Throughput: cycles and weights out per vector length, bubbles once streaming.
-  std::map<unsigned, std::pair<uint64_t, uint64_t>> per_length;  // log2 m -> (beats, weights)
-  uint64_t streaming_cycles = 0, bubbles = 0;
-  bool streaming = false;
-
-  // In reset, with arbitrary inputs (beats, codebook and register writes, reads): the
-  // handshake, error and register outputs of the reset state.
-  {
-    std::mt19937_64 junk(~o.seed);
-    VqInputs in = stimulus.inputs();
-    npugen::tb::reset_dut(
-        *dut,
-        [&] {
-          in.in_valid = junk() & 1U;
-          in.out_ready = junk() & 1U;
-          in.cb_we = junk() & 1U;
-          in.cb_row = static_cast<unsigned>(junk() % kP.rows);
-          in.csr_we = junk() & 1U;
-          in.csr_addr = static_cast<unsigned>(junk() & 3U);
-          in.csr_wdata = static_cast<uint32_t>(junk());
-          for (auto& i : in.index) i = static_cast<uint32_t>(junk());
-          drive(*dut, in);
-        },
-        [&](unsigned edge) {
-          const VqOutputs expect = golden.outputs(in);
-          const std::string when = fmt::format("in reset after {} edge(s): ", edge);
-          auto differ = [&](const char* name, uint64_t want, uint64_t have) {
-            if (want != have) {
-              mismatches.push_back(
-                  {0, fmt::format("{}{}: expected {}, got {}", when, name, want, have)});
-            }
-          };
-          differ("in_ready_o", expect.in_ready, dut->in_ready_o);
-          differ("out_valid_o", expect.out_valid, dut->out_valid_o);
-          differ("err_o", expect.err, dut->err_o);
-          differ("csr_rdata_o", expect.csr_rdata, dut->csr_rdata_o);
-        });
+class VqBench {
+ public:
+  static npugen::tb::BenchSpec spec() {
+    npugen::tb::BenchSpec s;
+    s.title = fmt::format(
+        "Co-simulation of the dequantizer of design {} (RTL against the golden model, and "
+        "against the plain reference lookup)",
+        npugen::design::kName);
+    s.modes = {"check", "throughput"};
+    s.modes_help =
+        "check: random layers, bubbles, back-pressure and register traffic; throughput: a "
+        "continuous stream through every vector length, failing on a bubble";
+    return s;
   }
-  const auto start = std::chrono::steady_clock::now();
-  uint64_t cycle = 0;
-  for (; cycle < o.cycles; ++cycle) {
-    if (stop_at && cycle > *stop_at) break;
-    const VqInputs& in = stimulus.inputs();
-    drive(*dut, in);
-    dut->eval();
-    const VqOutputs expect = golden.outputs(in);
 
-    auto differ = [&](const char* name, uint64_t want, uint64_t have) {
-      if (want != have) {
-        mismatches.push_back({cycle, fmt::format("{}: expected {}, got {}", name, want, have)});
+  explicit VqBench(const BenchOptions& o)
+      : throughput_(o.mode == "throughput"),
+        cycles_(o.cycles),
+        golden_(kP),
+        stimulus_(kP, {throughput_, 64}, o.seed),
+        reference_(kP),
+        got_(kP.beat_weights()) {}
+
+  void drive_reset(Vdut& dut, std::mt19937_64& junk) {
+    in_ = stimulus_.inputs();
+    in_.in_valid = junk() & 1U;
+    in_.out_ready = junk() & 1U;
+    in_.cb_we = junk() & 1U;
+    in_.cb_row = static_cast<unsigned>(junk() % kP.rows);
+    const uint64_t r = junk();
+    in_.apb = ApbRequest{(r & 1U) != 0, (r & 2U) != 0, (r & 4U) != 0,
+                         static_cast<uint32_t>(r >> 8) & ((1U << golden_.register_map().addr_bits()) - 1),
+                         static_cast<uint32_t>(r >> 32)};
+    for (auto& i : in_.index) i = static_cast<uint32_t>(junk());
+    drive(dut, in_);
+  }
+  void check_reset(const Vdut& dut, Checker& check) { compare_control(dut, golden_.outputs(in_), check); }
+
+  bool drive(Vdut& dut, uint64_t cycle) {
+    if (cycle >= cycles_) return false;
+    in_ = stimulus_.inputs();
+    drive(dut, in_);
+    want_ = golden_.outputs(in_);
+    return true;
+  }
+
+  void check(const Vdut& dut, Checker& check) {
+    compare_control(dut, want_, check);
+    if (want_.out_valid && dut.out_valid_o) {
+      for (unsigned i = 0; i < kP.beat_weights(); ++i) {
+        got_[i] = get_bits(dut.out_weights_o, i * kP.weight.width, kP.weight.width);
       }
-    };
-    differ("in_ready_o", expect.in_ready, dut->in_ready_o);
-    differ("out_valid_o", expect.out_valid, dut->out_valid_o);
-    differ("err_o", expect.err, dut->err_o);
-    differ("csr_rdata_o", expect.csr_rdata, dut->csr_rdata_o);
-    if (expect.out_valid && dut->out_valid_o) {
-      for (unsigned i = 0; i < kP.beat_weights(); ++i)
-        got[i] = get_bits(dut->out_weights_o, i * w, w);
-      if (got != expect.out_weights) {
-        mismatches.push_back(
-            {cycle, fmt::format("out_weights_o: expected [{}], got [{}]",
-                                weights_text(expect.out_weights, 16), weights_text(got, 16))});
+      if (got_ != want_.out_weights) {
+        check.fail(fmt::format("out_weights_o: expected [{}], got [{}]",
+                               weights_text(want_.out_weights, 16), weights_text(got_, 16)));
       }
-      differ("out_vlen_log2_o", expect.out_vlen_log2, dut->out_vlen_log2_o);
-      differ("out_vq_o", expect.out_vq, dut->out_vq_o);
-      differ("out_err_o", expect.out_err, dut->out_err_o);
-      if (in.out_ready) {
-        // The beat leaves: the RTL against the plain reference.
-        if (reference.empty()) {
-          mismatches.push_back({cycle, "a beat left that the reference never saw accepted"});
-        } else {
-          const auto& ref = reference.front();
-          if (ref.weights != got) {
-            mismatches.push_back(
-                {cycle,
-                 fmt::format("RTL vs reference lookup, beat {}: reference [{}], RTL [{}]",
-                             beats_out, weights_text(ref.weights, 16), weights_text(got, 16))});
-          }
-          if (ref.error != static_cast<bool>(dut->out_err_o)) {
-            mismatches.push_back({cycle, fmt::format("RTL vs reference, beat {}: error flag {}, "
-                                                     "reference {}",
-                                                     beats_out, dut->out_err_o, ref.error)});
-          }
-          reference.pop();
-        }
-        ++beats_out;
-        (expect.out_vq ? vq_beats : raw_beats) += 1;
-        error_beats += expect.out_err ? 1 : 0;
-        auto& [beats, weights] = per_length[expect.out_vlen_log2];
-        ++beats;
-        weights += uint64_t{kP.copies} << expect.out_vlen_log2;
+      check.compare("out_vlen_log2_o", want_.out_vlen_log2, dut.out_vlen_log2_o);
+      check.compare("out_vq_o", want_.out_vq, dut.out_vq_o);
+      check.compare("out_err_o", want_.out_err, dut.out_err_o);
+      if (in_.out_ready) beat_leaves(dut, check);
+    }
+    if (throughput_) {
+      if (dut.out_valid_o) streaming_ = true;
+      if (streaming_ && (!dut.out_valid_o || !dut.in_ready_o)) {
+        check.fail(fmt::format("a bubble in a continuous stream (out_valid_o {}, in_ready_o {})",
+                               dut.out_valid_o, dut.in_ready_o));
+      }
+      if (streaming_) ++per_length_[want_.out_vlen_log2].second;
+    }
+    accepted_ = in_.in_valid && want_.in_ready;
+  }
+
+  void tick() {
+    beats_in_ += accepted_ ? 1 : 0;
+    reference_.clock(in_, accepted_);
+    golden_.tick(in_);
+    stimulus_.advance(accepted_, want_.apb);
+  }
+
+  void finish(Checker& /*check*/, npugen::tb::RunSummary& s) {
+    const auto& apb = stimulus_.apb();
+    s.count("beats in", beats_in_);
+    s.count("beats out", beats_out_);
+    s.count("looked up", vq_beats_);
+    s.count("raw", raw_beats_);
+    s.count("with an index error", error_beats_);
+    s.count("layers", stimulus_.layers());
+    s.count("codebook row writes", stimulus_.codebook_writes());
+    s.count("register writes", apb.writes());
+    s.count("register reads", apb.reads());
+    s.count("transfers answered PSLVERR", apb.errors());
+    for (unsigned k = kP.min_vlen_log2(); k <= kP.row_log2(); ++k) {
+      const auto [beats, cycles] = per_length_[k];
+      s.goal(fmt::format("beats of vector length {}", 1U << k), beats);
+      if (throughput_) {
+        s.lines.push_back(fmt::format(
+            "throughput m={}: {} beats in {} streaming cycles, {:.3f} weights per cycle (P x m "
+            "= {})",
+            1U << k, beats, cycles,
+            cycles == 0 ? 0.0 : static_cast<double>(beats * (uint64_t{kP.copies} << k)) / cycles,
+            kP.copies << k));
       }
     }
-    if (throughput) {
-      if (dut->out_valid_o) streaming = true;
-      if (streaming) {
-        ++streaming_cycles;
-        if (!dut->out_valid_o || !dut->in_ready_o) ++bubbles;
-      }
+    if (!throughput_) {
+      s.goal("raw beats", raw_beats_);
+      s.goal("beats with an index error", error_beats_);
+      s.goal("transfers answered PSLVERR", apb.errors());
+      s.goal("register reads", apb.reads());
     }
-    if (!mismatches.empty() && !stop_at) stop_at = cycle + kCyclesAfterMismatch;
+  }
 
-    const bool accepted = in.in_valid && expect.in_ready;
-    beats_in += accepted ? 1 : 0;
-    reference.clock(in, accepted);
-    golden.tick(in);
-    context->timeInc(1);
-    dut->clk_i = 1;
-    dut->eval();
-    waveform.dump(cycle);
-    context->timeInc(1);
-    dut->clk_i = 0;
-    dut->eval();
-    waveform.dump(cycle);
-    stimulus.advance(accepted);
+  [[nodiscard]] std::vector<std::string> diagnose() const {
+    return {fmt::format("beats taken so far: {}; layers started: {}", beats_out_,
+                        stimulus_.layers())};
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  dut->final();
-  waveform.close();
-  if (mismatches.empty() && throughput && bubbles > 0) {
-    mismatches.push_back(
-        {cycle, fmt::format("{} bubble(s) in {} streaming cycles", bubbles, streaming_cycles)});
-  }
-  if (!mismatches.empty()) {
-    npugen::tb::print_mismatches(mismatches, "vq", o.seed, o.repro, 0,
-                                 throughput ? " --mode throughput" : "", {});
-    return 1;
-  }
-  if (throughput) {
-    for (const auto& [k, bw] : per_length) {
-      std::printf("THROUGHPUT m=%u: %llu beats, %llu weights, %.3f weights/beat (P x m = %u)\n",
-                  1U << k, static_cast<unsigned long long>(bw.first),
-                  static_cast<unsigned long long>(bw.second),
-                  static_cast<double>(bw.second) / static_cast<double>(bw.first), kP.copies << k);
+  [[nodiscard]] std::string repro_args() const { return throughput_ ? " --mode throughput" : ""; }
+
+ private:
+  static void drive(Vdut& dut, const VqInputs& in) {
+    const unsigned w = kP.weight.width;
+    npugen::tb::drive_apb(dut, in.apb);
+    dut.cb_we_i = in.cb_we;
+    dut.cb_row_i = in.cb_row;
+    for (unsigned j = 0; j < kP.row_weights; ++j) set_bits(dut.cb_data_i, j * w, w, in.cb_data[j]);
+    dut.in_valid_i = in.in_valid;
+    for (unsigned p = 0; p < kP.copies; ++p) {
+      set_bits(dut.in_index_i, p * kP.index_bits(), kP.index_bits(), in.index[p]);
     }
-    std::printf("THROUGHPUT: %llu streaming cycles, %llu beats out, %llu bubble(s)\n",
-                static_cast<unsigned long long>(streaming_cycles),
-                static_cast<unsigned long long>(beats_out),
-                static_cast<unsigned long long>(bubbles));
+    npugen::tb::pack_fields(dut.in_raw_i, in.raw.data(), kP.beat_weights(), w);
+    dut.out_ready_i = in.out_ready;
   }
-  std::printf(
-      "PASS: design %s (hash %.16s), block vq, seed %llu: %llu cycles, %llu beats in, %llu out "
-      "(%llu looked up, %llu raw, %llu with an index error), %llu layers, %llu codebook row "
-      "writes, %.0f cycles/s\n",
-      npugen::design::kName, npugen::design::kConfigHash, static_cast<unsigned long long>(o.seed),
-      static_cast<unsigned long long>(cycle), static_cast<unsigned long long>(beats_in),
-      static_cast<unsigned long long>(beats_out), static_cast<unsigned long long>(vq_beats),
-      static_cast<unsigned long long>(raw_beats), static_cast<unsigned long long>(error_beats),
-      static_cast<unsigned long long>(stimulus.layers()),
-      static_cast<unsigned long long>(stimulus.codebook_writes()),
-      static_cast<double>(cycle) / seconds);
-  return 0;
-}
+
+  // The outputs every cycle has, in reset too.
+  static void compare_control(const Vdut& dut, const VqOutputs& want, Checker& check) {
+    check.compare("in_ready_o", want.in_ready, dut.in_ready_o);
+    check.compare("out_valid_o", want.out_valid, dut.out_valid_o);
+    check.compare("err_o", want.err, dut.err_o);
+    npugen::tb::compare_apb(dut, want.apb, check);
+  }
+
+  // The beat leaves: the RTL against the plain reference.
+  void beat_leaves(const Vdut& dut, Checker& check) {
+    if (reference_.empty()) {
+      check.fail("a beat left that the reference never saw accepted");
+    } else {
+      const auto& ref = reference_.front();
+      if (ref.weights != got_) {
+        check.fail(fmt::format("RTL vs reference lookup, beat {}: reference [{}], RTL [{}]",
+                               beats_out_, weights_text(ref.weights, 16), weights_text(got_, 16)));
+      }
+      if (ref.error != static_cast<bool>(dut.out_err_o)) {
+        check.fail(fmt::format("RTL vs reference, beat {}: error flag {}, reference {}",
+                               beats_out_, dut.out_err_o, ref.error));
+      }
+      reference_.pop();
+    }
+    ++beats_out_;
+    (want_.out_vq ? vq_beats_ : raw_beats_) += 1;
+    error_beats_ += want_.out_err ? 1 : 0;
+    if (want_.out_vq) ++per_length_[want_.out_vlen_log2].first;
+  }
+
+  bool throughput_;
+  uint64_t cycles_;
+  VqDequantModel golden_;
+  npugen::tb::VqStimulus stimulus_;
+  npugen::tb::VqReferenceTracker reference_;
+  VqInputs in_;
+  VqOutputs want_;
+  std::vector<uint32_t> got_;
+  bool accepted_ = false;
+  bool streaming_ = false;
+  uint64_t beats_in_ = 0, beats_out_ = 0, vq_beats_ = 0, raw_beats_ = 0, error_beats_ = 0;
+  std::map<unsigned, std::pair<uint64_t, uint64_t>> per_length_;  // log2 m -> (beats, cycles)
+};
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  Options o;
-  o.repro = "npugen sim <config> --block vq";
-  npugen::tb::BenchSpec spec;
-  spec.title = fmt::format(
-      "Co-simulation of the dequantizer of design {} (RTL against the golden model, and "
-      "against the plain reference lookup)",
-      npugen::design::kName);
-  spec.modes = {"check", "throughput"};
-  spec.modes_help =
-      "check: random layers, bubbles and back-pressure; throughput: continuous stream, every "
-      "vector length, fails on a bubble";
-  return npugen::tb::bench_main(argc, argv, spec, o, run);
-}
+int main(int argc, char** argv) { return npugen::tb::run_cosim<VqBench>(argc, argv); }

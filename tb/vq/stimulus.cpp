@@ -11,7 +11,7 @@ using namespace golden::vq_csr;
 
 VqStimulus::VqStimulus(const golden::VqParams& params, const VqStimulusOptions& options,
                        uint64_t seed)
-    : p_(params), o_(options), rng_(seed) {
+    : p_(params), o_(options), rng_(seed), apb_(golden::vq_csr::register_map(params).addr_bits()) {
   in_.index.assign(p_.copies, 0);
   in_.raw.assign(p_.beat_weights(), 0);
   in_.cb_data.assign(p_.row_weights, 0);
@@ -42,9 +42,6 @@ void VqStimulus::new_beat() {
 
 void VqStimulus::plan_cycle() {
   in_.cb_we = false;
-  in_.csr_we = false;
-  in_.csr_addr = static_cast<unsigned>(rng_() & 3);  // a register read every cycle
-
   if (!loaded()) {  // the initial load, one row per cycle
     in_.cb_we = true;
     in_.cb_row = load_row_;
@@ -54,26 +51,21 @@ void VqStimulus::plan_cycle() {
     in_.cb_we = true;
     in_.cb_row = static_cast<unsigned>(rng_() % p_.rows);
     for (auto& w : in_.cb_data) w = draw_weight();
-  } else if (pending_layer_writes_ > 0) {  // a new layer: CTRL, then BASE
-    in_.csr_we = true;
-    if (pending_layer_writes_ == 2) {
-      in_.csr_addr = kCtrl;
-      in_.csr_wdata = (vq_ ? 1U : 0U) << kCtrlVqEnBit | k_ << kCtrlVlenLsb;
-    } else {
-      in_.csr_addr = kBase;
-      in_.csr_wdata = base_;
-    }
-    --pending_layer_writes_;
-  } else if (!o_.throughput && chance(4)) {  // clear STATUS, or a CTRL write it must refuse
-    in_.csr_we = true;
-    if (chance(128) || p_.min_vlen_log2() == 0) {
-      in_.csr_addr = kStatus;
-      in_.csr_wdata = static_cast<uint32_t>(rng_() & 3);
-    } else {
-      in_.csr_addr = kCtrl;
-      in_.csr_wdata = 1U | (static_cast<uint32_t>(rng_() % p_.min_vlen_log2()) << kCtrlVlenLsb);
+  }
+  if (!o_.throughput && !apb_.busy()) {
+    if (chance(4)) {  // clear STATUS, or a CTRL write it must refuse
+      if (chance(128) || p_.min_vlen_log2() == 0) {
+        apb_.push({true, kStatus, static_cast<uint32_t>(rng_())});
+      } else {
+        apb_.push({true, kCtrl,
+                   1U | (static_cast<uint32_t>(rng_() % p_.min_vlen_log2()) << kCtrlVlenLsb)});
+      }
+    } else if (chance(96)) {  // a read of a register, or of any address (PSLVERR on most)
+      const uint32_t r = static_cast<uint32_t>(rng_());
+      apb_.push({false, chance(64) ? r : (r % 4) * 4, 0});
     }
   }
+  in_.apb = apb_.plan(rng_);
   if (!beat_pending_ && loaded()) {
     new_beat();
     beat_pending_ = true;
@@ -82,7 +74,8 @@ void VqStimulus::plan_cycle() {
   in_.out_ready = chance(ready_per_256_);
 }
 
-void VqStimulus::advance(bool beat_taken) {
+void VqStimulus::advance(bool beat_taken, const golden::ApbResponse& apb) {
+  apb_.advance(apb);
   if (in_.cb_we) {
     ++codebook_writes_;
     if (!loaded()) ++load_row_;
@@ -91,7 +84,7 @@ void VqStimulus::advance(bool beat_taken) {
     beat_pending_ = false;
     if (beats_left_ > 0) --beats_left_;
   }
-  if (loaded() && beats_left_ == 0 && pending_layer_writes_ == 0 && reload_left_ == 0) {
+  if (loaded() && beats_left_ == 0 && !apb_.busy() && reload_left_ == 0) {
     // The next layer: the register writes overlap the stream of the layer before.
     ++layers_;
     const unsigned lengths = p_.row_log2() - p_.min_vlen_log2() + 1;
@@ -109,7 +102,9 @@ void VqStimulus::advance(bool beat_taken) {
       ready_per_256_ = 64 + static_cast<unsigned>(rng_() % 193);
       if (chance(40)) reload_left_ = 1 + static_cast<unsigned>(rng_() % p_.rows);
     }
-    pending_layer_writes_ = 2;
+    // CTRL, then BASE (its unused high bits arbitrary: they must be ignored).
+    apb_.push({true, kCtrl, (vq_ ? 1U : 0U) << kCtrlVqEnBit | k_ << kCtrlVlenLsb});
+    apb_.push({true, kBase, base_ | (chance(32) ? static_cast<uint32_t>(rng_()) & ~(p_.rows - 1) : 0U)});
   }
   plan_cycle();
 }
@@ -140,14 +135,14 @@ void VqReferenceTracker::clock(const golden::VqInputs& in, bool accepted) {
     }
     beats_.push_back(std::move(beat));
   }
-  if (in.csr_we && in.csr_addr == kCtrl) {
-    const unsigned length = 1U << ((in.csr_wdata >> kCtrlVlenLsb) & 0xf);
+  if (in.apb.write() && in.apb.paddr == kCtrl) {
+    const unsigned length = 1U << ((in.apb.pwdata >> kCtrlVlenLsb) & 0xf);
     if (length >= p_.min_vector_length && length <= p_.row_weights) {
-      vq_ = (in.csr_wdata & 1U) != 0;
+      vq_ = (in.apb.pwdata & 1U) != 0;
       vector_length_ = length;
     }
   }
-  if (in.csr_we && in.csr_addr == kBase) base_ = in.csr_wdata % p_.rows;
+  if (in.apb.write() && in.apb.paddr == kBase) base_ = in.apb.pwdata % p_.rows;
   if (in.cb_we) {
     for (unsigned j = 0; j < p_.row_weights; ++j) {
       flat_[size_t{in.cb_row} * p_.row_weights + j] = in.cb_data[j] & mask;

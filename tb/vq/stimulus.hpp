@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/apb_master.hpp"
 #include "npugen/golden/vq/dequant_model.hpp"
 #include "npugen/golden/vq/params.hpp"
 
@@ -18,7 +19,8 @@ struct VqStimulusOptions {
   /// throughput: VQ on, input always valid and output always ready; the vector length
   /// steps through every supported value every `beats_per_layer` beats. check: layers of
   /// random length, vector length, table base and VQ on/off, bubbles, back-pressure,
-  /// codebook reloads, register reads and error clears.
+  /// codebook reloads, register reads (of every address, with and without a register),
+  /// error clears and refused CTRL writes.
   bool throughput = false;
   unsigned beats_per_layer = 64;
 };
@@ -29,14 +31,16 @@ class VqStimulus {
 
   /// Inputs of this cycle. An offered beat stays the same until it is taken.
   const golden::VqInputs& inputs() const { return in_; }
-  /// After the clock edge: whether the beat offered was taken.
-  void advance(bool beat_taken);
+  /// After the clock edge: whether the beat offered was taken, and the register port's
+  /// response in the cycle that ended.
+  void advance(bool beat_taken, const golden::ApbResponse& apb);
 
   /// Layer changes (CTRL/BASE writes) so far, and codebook rows written.
   [[nodiscard]] uint64_t layers() const { return layers_; }
   [[nodiscard]] uint64_t codebook_writes() const { return codebook_writes_; }
   /// True once the whole codebook was written the first time.
   [[nodiscard]] bool loaded() const { return load_row_ >= p_.rows; }
+  [[nodiscard]] const ApbMaster& apb() const { return apb_; }
 
  private:
   bool chance(unsigned per_256) { return (rng_() & 0xff) < per_256; }
@@ -47,6 +51,7 @@ class VqStimulus {
   golden::VqParams p_;
   VqStimulusOptions o_;
   std::mt19937_64 rng_;
+  ApbMaster apb_;
   golden::VqInputs in_;
   bool beat_pending_ = false;
   unsigned load_row_ = 0;     // initial load: rows written so far
@@ -59,7 +64,6 @@ class VqStimulus {
   unsigned ready_per_256_ = 230;
   uint64_t layers_ = 0;
   uint64_t codebook_writes_ = 0;
-  unsigned pending_layer_writes_ = 0;  // 2: CTRL then BASE still to write
 };
 
 /// The plain reference's view of the dequantizer: a copy of the codebook and of the

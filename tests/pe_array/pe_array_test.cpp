@@ -8,7 +8,6 @@
 
 using npugen::golden::PeArrayModel;
 using npugen::golden::PeArrayParams;
-using npugen::golden::PeArrayStep;
 namespace reference = npugen::golden::reference;
 
 namespace {
@@ -30,41 +29,64 @@ uint32_t random_raw(std::mt19937_64& rng, unsigned width) {
 
 struct Run {
   std::vector<uint64_t> acc;
-  uint64_t valid_edge = 0;  // edge at which acc_valid was seen
-  uint64_t last_edge = 0;   // edge at which the last step was presented
+  uint64_t valid_edge = 0;  // cycle in which acc_valid was first seen
+  uint64_t last_edge = 0;   // cycle whose edge took the last step
+  uint64_t held = 0;        // cycles the results waited for acc_ready
 };
 
-// Feeds W (T x C x L) and A (C x L) through the model as one dot product of C
-// steps, with random bubbles, and returns the accumulators when acc_valid rises.
+// Feeds W (T x C x L) and A (C x L) through the model as one dot product of C steps, with
+// random bubbles and, when `backpressure`, random cycles without acc_ready (the results
+// must hold, and no step is taken meanwhile), and returns the accumulators when they
+// leave.
 Run run_model(const PeArrayParams& p, const std::vector<uint32_t>& w,
-              const std::vector<uint32_t>& a, unsigned steps, std::mt19937_64& rng) {
+              const std::vector<uint32_t>& a, unsigned steps, bool backpressure,
+              std::mt19937_64& rng) {
   PeArrayModel model(p);
   std::vector<uint32_t> row(size_t{p.tiles} * p.lanes);
   Run run;
+  bool seen = false;
+  std::vector<uint64_t> shown;
   uint64_t edge = 0;
   unsigned c = 0;
+  bool offering = false;
   while (true) {
-    PeArrayStep step;
-    const bool bubble = c < steps && rng() % 4 == 0;
-    if (c < steps && !bubble) {
+    npugen::golden::PeArrayInputs in;
+    if (!offering && c < steps && rng() % 4 != 0) {
       for (unsigned t = 0; t < p.tiles; ++t) {
         for (unsigned l = 0; l < p.lanes; ++l) {
           row[size_t{t} * p.lanes + l] = w[(size_t{t} * steps + c) * p.lanes + l];
         }
       }
-      step = PeArrayStep{true, c == 0, c + 1 == steps, row,
-                         std::span<const uint32_t>(a).subspan(size_t{c} * p.lanes, p.lanes)};
-      if (step.last) run.last_edge = edge;
+      offering = true;
+    }
+    if (offering) {
+      in = {true, c == 0, c + 1 == steps, row,
+            std::span<const uint32_t>(a).subspan(size_t{c} * p.lanes, p.lanes)};
+    }
+    in.acc_ready = !backpressure || rng() % 3 == 0;
+    const auto out = model.outputs(in);
+    if (out.acc_valid) {
+      if (!seen) {
+        seen = true;
+        run.valid_edge = edge;
+        shown.assign(out.acc.begin(), out.acc.end());
+      }
+      CHECK(std::vector<uint64_t>(out.acc.begin(), out.acc.end()) == shown);
+      CHECK(out.step_ready == in.acc_ready);
+      if (in.acc_ready) {
+        run.acc = shown;
+        return run;
+      }
+      ++run.held;
+    }
+    if (in.valid && out.step_ready) {
+      if (in.last) run.last_edge = edge;
+      offering = false;
       ++c;
     }
-    const auto out = model.tick(step);
-    if (out.acc_valid) {
-      run.acc.assign(out.acc.begin(), out.acc.end());
-      run.valid_edge = edge;
-      return run;
-    }
+    model.tick(in);
     ++edge;
-    REQUIRE(edge < steps * 4 + 64);
+    REQUIRE(edge < steps * 16 + 256);
   }
 }
 
@@ -72,6 +94,7 @@ Run run_model(const PeArrayParams& p, const std::vector<uint32_t>& w,
 
 TEST_CASE("golden PE array equals the dense reference", "[golden]") {
   std::mt19937_64 rng(12345);
+  uint64_t held = 0;
   for (int trial = 0; trial < 400; ++trial) {
     PeArrayParams p;
     p.tiles = 1 + static_cast<unsigned>(rng() % 6);
@@ -93,15 +116,19 @@ TEST_CASE("golden PE array equals the dense reference", "[golden]") {
     const auto expected = reference::dense_dot_products(w, a, p.tiles, steps, p.lanes,
                                                         {p.weight_width, p.weight_signed},
                                                         {p.act_width, p.act_signed}, p.acc_width);
-    const Run got = run_model(p, w, a, steps, rng);
+    const bool backpressure = trial % 2 == 1;
+    const Run got = run_model(p, w, a, steps, backpressure, rng);
     INFO("trial " << trial << ": T=" << p.tiles << " L=" << p.lanes << " C=" << steps
                   << " w=" << p.weight_width << (p.weight_signed ? "s" : "u")
                   << " a=" << p.act_width << (p.act_signed ? "s" : "u") << " acc=" << p.acc_width
                   << " stages=" << p.tree_stages);
     CHECK(got.acc == expected);
-    CHECK(got.valid_edge - got.last_edge == p.tree_stages);
+    // The results show latency() cycles after the cycle whose edge took the last step.
+    CHECK(got.valid_edge - got.last_edge == p.latency());
     CHECK(p.latency() == p.tree_stages + 1);
+    held += got.held;
   }
+  CHECK(held > 100);  // results did wait for acc_ready
 }
 
 TEST_CASE("the reference decodes formats exactly", "[golden]") {
@@ -125,5 +152,5 @@ TEST_CASE("the golden model rejects inputs of the wrong size", "[golden]") {
   p.lanes = 3;
   PeArrayModel model(p);
   std::vector<uint32_t> w(5), a(3);
-  CHECK_THROWS(model.tick(PeArrayStep{true, true, true, w, a}));
+  CHECK_THROWS(model.tick(npugen::golden::PeArrayInputs{true, true, true, w, a}));
 }

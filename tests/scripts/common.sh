@@ -27,6 +27,6 @@ run_mutant() {
   "$dir/sim/build-$block/sim" --cycles "$cycles" "${seed_args[@]}" >"$dir.out" 2>&1 || rc=$?
   cat "$dir.out"
   [ "$rc" = 1 ] || fail "the broken design passed (status $rc)"
-  grep -q '^MISMATCH at cycle' "$dir.out" || fail "no mismatch report"
+  grep -Eq "^(MISMATCH|ASSERTION) at cycle" "$dir.out" || fail "no mismatch report"
   grep -q -- "--block $block .*--trace mismatch.fst" "$dir.out" || fail "no reproduce command"
 }

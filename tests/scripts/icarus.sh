@@ -4,7 +4,9 @@ source "$(dirname "$0")/common.sh"
 npugen=$1 config=$2 dir=$3
 dir=$(cd "$dir" && pwd)
 vectors="$dir.vectors"
-"$npugen" sim "$config" -o "$dir" --mode golden --cycles 3000 --seed 7 --vectors "$vectors"
+"$npugen" sim "$config" -o "$dir" --block pe_array --cycles 3000 --seed 7 --vectors "$vectors" \
+  --summary "$dir.icarus.json"
+python3 "$(dirname "$0")/summary.py" "$dir.icarus.json"
 top=$(manifest_field "$dir" top)
 filelist=$(manifest_field "$dir" filelist)
 (cd "$dir" && iverilog -g2012 -o "$dir.icarus.vvp" -c "$filelist" "sim/${top}_icarus_tb.sv")

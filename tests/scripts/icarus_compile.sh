@@ -4,5 +4,8 @@ source "$(dirname "$0")/common.sh"
 dir=$1
 filelist=$(manifest_field "$dir" filelist)
 out=$(cd "$dir" && iverilog -g2012 -Wall -o /dev/null -f "$filelist" 2>&1) || { echo "$out"; fail "iverilog failed"; }
+# Icarus 11 compiles `unique case` as a plain case and says so: the one message accepted
+# (the uniqueness is checked by Verilator's assertions and lint instead).
+out=$(echo "$out" | grep -v 'vvp.tgt sorry: Case unique/unique0 qualities are ignored.' || true)
 [ -z "$out" ] || { echo "$out"; fail "iverilog printed warnings"; }
 echo "icarus: $(wc -l <"$dir/$filelist") file(s) compile cleanly"

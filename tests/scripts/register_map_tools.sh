@@ -48,7 +48,7 @@ for json in "$dir"/*/docs/*_registers.json; do
       checked=$((checked + 1))
       ;;
     sv)
-      for pkg in "$block_dir"/rtl/*_"$block"_reg_pkg.sv; do
+      for pkg in "$block_dir"/rtl/*_"$block"_pkg.sv; do
         name=$(basename "$pkg" .sv)
         "$python" "$scripts/sv_package_check.py" "$json" "$name" "$work" \
           || fail "sv_package_check.py $json"

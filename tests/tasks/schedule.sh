@@ -37,9 +37,11 @@ print("seed example: P2, P3 and P4 finish while C3 runs; P5 waits for C3")
 PY
 want=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['makespan'])" "$work/seed_example.json")
 "$npugen" sim "$config" -o "$design" --block tasks --descriptors "$work/seed_example.bin" \
-  | tee "$work/seed_rtl.log"
-grep -q "^PASS: .*makespan $want cycles" "$work/seed_rtl.log" \
-  || fail "the RTL's makespan of the seed example is not the golden model's $want"
+  --summary "$work/seed_rtl.json" | tee "$work/seed_rtl.log"
+python3 "$(dirname "$0")/../scripts/summary.py" "$work/seed_rtl.json" --count "makespan=$want"
+got=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['counts']['makespan'])" \
+  "$work/seed_rtl.json")
+[ "$got" = "$want" ] || fail "the RTL's makespan of the seed example is $got, the golden model's $want"
 echo "RTL: seed example in $want cycles, as the golden model schedules it"
 
 # A hand-written task list (--tasks): P2 to P4 overlap C3; P5 overwrites C2's input region

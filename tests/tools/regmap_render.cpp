@@ -5,7 +5,7 @@
 //   regmap_render --out DIR [--queues K]
 //
 // DIR/<block>/docs/<block>_registers.{md,rdl,json}, DIR/<block>/sw/sample_<block>_regs.h and
-// DIR/<block>/rtl/sample_<block>_reg_pkg.sv for the blocks vq and tasks; one line per file.
+// DIR/<block>/rtl/sample_<block>_pkg.sv for the blocks vq and tasks; one line per file.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   for (const auto& map : {npugen::test::sample_vq_map(), npugen::test::sample_tasks_map(queues)}) {
     npugen::util::FileMap files;
     npugen::emit::write_register_map(map, names, files);
-    files[fmt::format("rtl/{}_{}_reg_pkg.sv", names.module_prefix, map.block)] =
+    files[fmt::format("rtl/{}_{}_pkg.sv", names.module_prefix, map.block)] =
         npugen::emit::register_map_sv_package(map, names);
     for (const auto& [path, text] : files) {
       const auto full = std::filesystem::path(out) / map.block / path;

@@ -51,7 +51,7 @@ TEST_CASE("the dequantizer model agrees with the plain reference lookup", "[vq]"
         const bool accepted = in.in_valid && out.in_ready;
         reference.clock(in, accepted);
         model.tick(in);
-        stimulus.advance(accepted);
+        stimulus.advance(accepted, out.apb);
       }
       CHECK(taken > 100);
       if (throughput) CHECK(errors == 0);

@@ -43,8 +43,8 @@ struct BenchInfo {
   std::vector<std::string> modes = {"check"};  ///< values of --mode
   bool vectors = false;                        ///< takes --vectors (Icarus replay)
   bool descriptors = false;                    ///< takes --descriptors
-  /// Folders under golden/src/ whose sources the bench compiles (its own and those of the
-  /// blocks it builds on).
+  /// Folders under golden/src/ whose sources the bench compiles beside common/ (its own and
+  /// those of the blocks it builds on).
   std::vector<std::string> golden;
 };
 

@@ -27,6 +27,7 @@ std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConf
   s.set("cycles", d.small() ? d.range(1000, 6000) : d.size(1, 4'000'000'000));
   s.set("seed", d.range(0, 4'294'967'295));
   s.set("valid_probability", d.pick(std::vector<double>{0.01, 0.25, 0.5, 0.9, 1.0}));
+  s.set("ready_probability", d.pick(std::vector<double>{0.01, 0.3, 0.8, 1.0}));
   s.set("max_dot_length", d.size(1, d.small() ? 256 : 65536));
   root["sim"] = sim;
   YAML::Emitter out;

@@ -65,7 +65,25 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
   }
 
   const auto start = std::chrono::steady_clock::now();
-  if (force) fs::remove_all(build_dir, ec);
+  // The names of the bench's sources: a build made from another set (a source removed by a
+  // newer npugen) keeps dependency files naming what is gone, so it starts afresh.
+  std::vector<std::string> names;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "sim" / "src", ec)) {
+    names.push_back(e.path().lexically_relative(dir).generic_string());
+  }
+  std::sort(names.begin(), names.end());
+  std::string joined;
+  for (const auto& n : names) joined += n + "\n";
+  const std::string sources_key = util::sha256_hex(joined);
+  const fs::path sources_stamp = build_dir / ".npugen-sources";
+  bool same_sources = false;
+  if (fs::exists(sources_stamp, ec)) {
+    try {
+      same_sources = util::read_file(sources_stamp) == sources_key;
+    } catch (const util::OutputError&) {
+    }
+  }
+  if (force || !same_sources) fs::remove_all(build_dir, ec);
   fs::remove(stamp, ec);
   fs::create_directories(build_dir, ec);
   const fs::path log = build_dir / "npugen-build.log";
@@ -81,10 +99,12 @@ SimBuild build_sim(const elab::Design& design, const fs::path& dir, bool trace, 
                                    "of {}:\n{}",
                                    rc, log.string(), util::tail_of_file(log, 25)));
   }
-  std::FILE* f = std::fopen(stamp.c_str(), "wb");
-  if (f != nullptr) {
-    std::fwrite(key.data(), 1, key.size(), f);
-    std::fclose(f);
+  for (const auto& [path, text] : {std::pair{stamp, key}, std::pair{sources_stamp, sources_key}}) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f != nullptr) {
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
   }
   result.rebuilt = true;
   result.build_seconds =
@@ -134,6 +154,7 @@ void add_sim_command(CLI::App& app) {
     std::string mode = "check";
     std::string vectors;
     std::string descriptors;
+    std::string summary;
   };
   static Options o;
   std::string names;
@@ -149,14 +170,15 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--trace", o.trace, "Write an FST waveform to this file");
   cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
   cmd->add_option("--mode", o.mode,
-                  "check: RTL against golden (every block); rtl: RTL alone, golden: golden "
-                  "alone, bench: rtl then check with the time ratio (pe_array); throughput "
-                  "(vq): continuous stream, weights per cycle for every vector length, fails "
-                  "on a bubble")
+                  "check: RTL against golden, random stimulus (every block); throughput (vq): "
+                  "a continuous stream through every vector length, failing on a bubble")
       ->capture_default_str();
   cmd->add_option("--vectors", o.vectors,
                   "pe_array: also write stimulus and expected outputs (for the Icarus replay "
                   "bench)");
+  cmd->add_option("--summary", o.summary,
+                  "Write the run's JSON summary here (default: DIR/sim/build-<block>/"
+                  "summary.json)");
   cmd->add_option("--descriptors", o.descriptors,
                   "tasks: run this task list (npugen schedule --descriptors) to completion "
                   "instead of the random scenarios");
@@ -200,11 +222,15 @@ void add_sim_command(CLI::App& app) {
 
     std::string repro = fmt::format("npugen sim {}", o.config_file);
     if (!o.out.empty()) repro += fmt::format(" -o {}", o.out);
-    if (name != design.blocks.front()->block().name()) repro += " --block " + name;
+    repro += " --block " + name;
     std::vector<std::string> argv = {build.binary.string(), "--repro", repro, "--mode", o.mode};
     if (!o.descriptors.empty()) {
       argv.insert(argv.end(), {"--descriptors", fs::absolute(o.descriptors).string()});
     }
+    const fs::path summary = o.summary.empty()
+                                 ? build.binary.parent_path() / "summary.json"
+                                 : fs::absolute(o.summary);
+    argv.insert(argv.end(), {"--summary", summary.string()});
     if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
     if (o.cycles) argv.insert(argv.end(), {"--cycles", std::to_string(*o.cycles)});
     if (trace) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/vq/encode.hpp"
 #include "npugen/golden/vq/format.hpp"
 #include "util/npy.hpp"
@@ -22,7 +23,6 @@ namespace {
 using golden::WeightFormat;
 using golden::WeightKind;
 
-bool power_of_two(uint64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 CommandError bad(const std::string& file, const std::string& problem) {
   return CommandError(kBadInput, fmt::format("{}: {}; nothing was written", file, problem));
@@ -118,17 +118,19 @@ struct EncodeOptions {
 };
 
 void encode(const EncodeOptions& o) {
-  if (!power_of_two(o.vector_length) || o.vector_length > 32) {
+  using golden::VqParams;
+  if (!golden::is_power_of_two(o.vector_length) || o.vector_length > VqParams::kMaxRowWeights) {
     throw CommandError(kBadInput,
-                       fmt::format("--vector-length {}: m must be a power of two from 1 to 32 (the "
+                       fmt::format("--vector-length {}: m must be a power of two from 1 to {} (the "
                                    "longest codebook row); nothing was written",
-                                   o.vector_length));
+                                   o.vector_length, VqParams::kMaxRowWeights));
   }
-  if (!power_of_two(o.rows) || o.rows < 2 || o.rows > 65536) {
-    throw CommandError(kBadInput, fmt::format("--rows {}: N must be a power of two from 2 to "
-                                              "65536 (an index has log2 N bits); nothing was "
+  if (!golden::is_power_of_two(o.rows) || o.rows < VqParams::kMinRows ||
+      o.rows > VqParams::kMaxRows) {
+    throw CommandError(kBadInput, fmt::format("--rows {}: N must be a power of two from {} to "
+                                              "{} (an index has log2 N bits); nothing was "
                                               "written",
-                                              o.rows));
+                                              o.rows, VqParams::kMinRows, VqParams::kMaxRows));
   }
   util::NpyArray a;
   try {
@@ -286,12 +288,14 @@ void decode(const DecodeOptions& o) {
   }
   const size_t rows = cb.shape[0];
   const size_t m = cb.shape[1];
-  if (!power_of_two(rows) || rows < 2) {
-    throw bad(o.codebook, fmt::format("has {} rows; N must be a power of two, at least 2", rows));
+  using golden::VqParams;
+  if (!golden::is_power_of_two(rows) || rows < VqParams::kMinRows) {
+    throw bad(o.codebook, fmt::format("has {} rows; N must be a power of two, at least {}", rows,
+                                      VqParams::kMinRows));
   }
-  if (!power_of_two(m) || m > 32) {
-    throw bad(o.codebook,
-              fmt::format("has vectors of {} weights; m must be a power of two up to 32", m));
+  if (!golden::is_power_of_two(m) || m > VqParams::kMaxRowWeights) {
+    throw bad(o.codebook, fmt::format("has vectors of {} weights; m must be a power of two up to {}",
+                                      m, VqParams::kMaxRowWeights));
   }
   WeightFormat format;
   if (!o.format.empty()) {

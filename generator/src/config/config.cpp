@@ -39,6 +39,11 @@ Config read(Reader& r, Section root, const Parts& parts) {
       sim.number("valid_probability", {0.01, 1, c.sim.valid_probability,
                                        "Probability that a cycle presents a step; the rest are "
                                        "bubbles."});
+  c.sim.ready_probability = sim.number(
+      "ready_probability",
+      {0.01, 1, c.sim.ready_probability,
+       "Probability that a block's output stream is ready in a cycle (the benches' "
+       "back-pressure); in the other cycles the block must hold its output."});
   sim.integer("max_dot_length", c.sim.max_dot_length, 1, 65536,
               "Longest dot product, in steps, the stimulus draws.");
   sim.finish();
@@ -101,6 +106,7 @@ nlohmann::json to_json(const Config& c) {
   j["sim"] = {{"cycles", c.sim.cycles},
               {"seed", c.sim.seed},
               {"valid_probability", c.sim.valid_probability},
+              {"ready_probability", c.sim.ready_probability},
               {"max_dot_length", c.sim.max_dot_length}};
   return j;
 }

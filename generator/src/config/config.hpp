@@ -29,6 +29,7 @@ struct SimConfig {
   int64_t cycles = 20000;
   int64_t seed = 1;
   double valid_probability = 0.9;
+  double ready_probability = 0.8;
   int64_t max_dot_length = 16;
 };
 

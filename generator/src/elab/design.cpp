@@ -17,6 +17,7 @@ Design elaborate(const config::Config& config) {
   d.config_file = config.source.filename().string();
   if (d.config_file.empty()) d.config_file = "<text>";
   d.config_hash = config::config_hash(config);
+  d.clock_period_ns = 1000.0 / config.design.clock_mhz;
   for (const blocks::Block* b : blocks::generated(config)) d.blocks.push_back(b->elaborate(config));
   if (!d.blocks.empty()) d.top = d.blocks.front()->top();
   return d;

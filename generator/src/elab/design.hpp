@@ -19,6 +19,7 @@ struct Design {
   /// The blocks the configuration generates, in list order.
   std::vector<std::shared_ptr<const blocks::BlockDesign>> blocks;
   std::string top;  ///< the first block's top module (the design's primary top)
+  double clock_period_ns = 0;  ///< 1000 / design.clock_mhz
 
   /// The first 16 hex digits of the hash, as file headers show it.
   [[nodiscard]] std::string short_hash() const { return config_hash.substr(0, 16); }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "emit/eda_emitter.hpp"
@@ -29,13 +31,21 @@ util::FileMap emit_design(const elab::Design& design) {
   std::vector<std::string> rtl;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const blocks::BlockFiles& out = outputs[i];
-    nlohmann::json b = {{"block", std::string(design.blocks[i]->block().name())},
+    const blocks::Block& block = design.blocks[i]->block();
+    const blocks::BenchInfo bench = block.bench();
+    nlohmann::json b = {{"block", std::string(block.name())},
                         {"top", out.top},
                         {"rtl", out.rtl},
-                        {"synthesis_script", out.synthesis_script}};
+                        {"synthesis_script", out.synthesis_script},
+                        {"bench",
+                         {{"build", fmt::format("sim/build-{}/sim", block.name())},
+                          {"modes", bench.modes}}}};
     if (!out.register_maps.empty()) b["register_map"] = out.register_maps;
     blocks.push_back(b);
-    rtl.insert(rtl.end(), out.rtl.begin(), out.rtl.end());
+    for (const auto& f : out.rtl) {
+      // Files blocks share (the FIFO) are listed once, where first used.
+      if (std::find(rtl.begin(), rtl.end(), f) == rtl.end()) rtl.push_back(f);
+    }
   }
   const nlohmann::json manifest = {
       {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "emit/templates.hpp"
 
 namespace npugen::emit {
@@ -38,7 +40,12 @@ void emit_eda(const elab::Design& design, const std::vector<blocks::BlockFiles>&
               util::FileMap& files) {
   const EdaPaths paths = eda_paths(design);
   std::vector<std::string> rtl;
-  for (const auto& b : blocks) rtl.insert(rtl.end(), b.rtl.begin(), b.rtl.end());
+  for (const auto& b : blocks) {
+    for (const auto& f : b.rtl) {
+      // Files blocks share (the FIFO) are listed once, where first used.
+      if (std::find(rtl.begin(), rtl.end(), f) == rtl.end()) rtl.push_back(f);
+    }
+  }
 
   TemplateData f = common_data(design, "//");
   f.set("rtl_files", path_list(rtl));

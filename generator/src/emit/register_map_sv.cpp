@@ -1,11 +1,12 @@
-// The SystemVerilog constants of a register map: data for a block's package template
-// (localparam lines), and a package holding them alone
-// (rtl_templates/regmap/reg_pkg.sv.mustache).
+// The SystemVerilog constants of a register map, for a block's package, and a package
+// holding them alone.
 #include <fmt/format.h>
 
 #include "emit/register_map.hpp"
 #include "emit/register_map_detail.hpp"
+#include "emit/sv_package.hpp"
 #include "emit/templates.hpp"
+#include "version.hpp"
 
 namespace npugen::emit {
 namespace {
@@ -14,12 +15,15 @@ using golden::regmap::camel_case;
 using golden::regmap::Field;
 using golden::regmap::Register;
 
+using elab::SvConstant;
+
 SvConstant int_constant(std::string name, uint64_t value, std::string doc) {
-  return {std::move(name), "int", fmt::format("{}", value), std::move(doc)};
+  return SvConstant::integer(std::move(name), static_cast<int64_t>(value),
+                             register_map_detail::one_line(doc));
 }
 
 // `stem`: the register's CamelCase (Ctrl, QueueHead); `title` as docs name it.
-void add_register(std::vector<SvConstant>& out, const Register& r, const std::string& stem,
+void add_register(elab::SvConstants& out, const Register& r, const std::string& stem,
                   const std::string& title, bool in_group) {
   out.push_back(int_constant(stem + "Offset", r.offset,
                              in_group ? fmt::format("byte offset of {} inside an instance", title)
@@ -38,9 +42,9 @@ void add_register(std::vector<SvConstant>& out, const Register& r, const std::st
 
 }  // namespace
 
-std::vector<SvConstant> register_map_sv_constants(const golden::regmap::RegisterMap& map) {
+elab::SvConstants register_map_sv_constants(const golden::regmap::RegisterMap& map) {
   register_map_detail::require_consistent(map);
-  std::vector<SvConstant> out;
+  elab::SvConstants out;
   out.push_back(int_constant("RegAddrBits", map.addr_bits(),
                              "bits of a byte address that reach every register"));
   for (const auto& e : register_map_detail::entries_by_offset(map)) {
@@ -63,27 +67,15 @@ std::vector<SvConstant> register_map_sv_constants(const golden::regmap::Register
   return out;
 }
 
-kainjow::mustache::data sv_constants_data(const std::vector<SvConstant>& constants) {
-  kainjow::mustache::list out;
-  for (const SvConstant& c : constants) {
-    TemplateData d;
-    d.set("name", c.name);
-    d.set("type", c.sv_type);
-    d.set("value", c.value_text);
-    d.set("doc", register_map_detail::one_line(c.doc));
-    out.push_back(d);
-  }
-  return out;
-}
-
 std::string register_map_sv_package(const golden::regmap::RegisterMap& map,
                                     const RegisterMapNames& names) {
   TemplateData d;
-  d.set("header", names.header);
-  d.set("title", register_map_detail::one_line(map.title));
-  d.set("package", fmt::format("{}_{}_reg_pkg", names.module_prefix, map.block));
-  d.set("constants", sv_constants_data(register_map_sv_constants(map)));
-  return render("regmap/reg_pkg.sv.mustache", d);
+  d.set("name", names.design);
+  d.set("version", std::string(kVersion));
+  d.set("config_file", "a register map");
+  d.set("short_hash", "");
+  return package_text(d, fmt::format("{}_{}_pkg", names.module_prefix, map.block),
+                      register_map_detail::one_line(map.title), register_map_sv_constants(map));
 }
 
 }  // namespace npugen::emit

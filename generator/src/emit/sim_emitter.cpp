@@ -11,10 +11,12 @@
 namespace npugen::emit {
 namespace {
 
-// The sources a block's bench compiles: the testbench's common parts and its own, and
-// the golden model's folders it names (paths under sim/src, sorted).
+// The sources a block's bench compiles: the testbench's and the golden model's common
+// parts, the bench's own, and the golden model's folders it names (paths under sim/src,
+// sorted).
 kainjow::mustache::list bench_sources(const blocks::Block& block) {
-  std::vector<std::string> prefixes = {"tb/common/", fmt::format("tb/{}/", block.name())};
+  std::vector<std::string> prefixes = {"tb/common/", fmt::format("tb/{}/", block.name()),
+                                       "golden/src/common/"};
   for (const auto& g : block.bench().golden) prefixes.push_back(fmt::format("golden/src/{}/", g));
   kainjow::mustache::list out;
   for (const auto& [path, text] : embedded_files()) {
@@ -69,6 +71,8 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   p.set("sim_cycles", std::to_string(sim.cycles));
   p.set("sim_seed", std::to_string(sim.seed));
   p.set("sim_valid_probability", fmt::format("{:.17g}", sim.valid_probability));
+  p.set("sim_ready_probability", fmt::format("{:.17g}", sim.ready_probability));
+  p.set("clock_mhz", fmt::format("{:.17g}", design.config.design.clock_mhz));
   p.set("sim_max_dot_length", std::to_string(sim.max_dot_length));
   files["sim/design_params.hpp"] = render("sim/design_params.hpp.mustache", p);
 

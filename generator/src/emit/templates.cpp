@@ -54,7 +54,24 @@ std::string render(std::string_view name, const TemplateData& data) {
     throw std::logic_error(fmt::format("template {}: {}", path, tmpl.error_message()));
   }
   tmpl.set_custom_escape([](const std::string& s) { return s; });
-  std::string out = drop_marked_lines(tmpl.render(data));
+  // The partials every template may use: rtl_templates/common/<name>.mustache as {{> name}};
+  // and those of its own folder: rtl_templates/<folder>/_<name>.mustache as {{> name}}.
+  TemplateData with_partials = data;
+  auto add_partial = [&](const std::string& partial, std::string_view source) {
+    const std::string text = mark_standalone_tags(source);
+    with_partials.set(partial, kainjow::mustache::partial([text] { return text; }));
+  };
+  for (const char* partial : {"sv_begin", "sv_end"}) {
+    add_partial(partial, embedded_source(fmt::format("rtl_templates/common/{}.mustache", partial)));
+  }
+  const std::string folder = path.substr(0, path.rfind('/') + 1) + "_";
+  for (const auto& [file, text] : embedded_files()) {
+    if (file.starts_with(folder) && file.ends_with(".mustache")) {
+      const std::string_view stem = file.substr(folder.size(), file.size() - folder.size() - 9);
+      add_partial(std::string(stem), text);
+    }
+  }
+  std::string out = drop_marked_lines(tmpl.render(with_partials));
   if (!tmpl.is_valid()) {
     throw std::logic_error(fmt::format("template {}: {}", path, tmpl.error_message()));
   }
@@ -74,6 +91,9 @@ TemplateData common_data(const elab::Design& design, std::string_view comment) {
   d.set("version", std::string(kVersion));
   d.set("config_file", design.config_file);
   d.set("config_hash", design.config_hash);
+  d.set("short_hash", design.short_hash());
+  d.set("clock_period_ns", fmt::format("{:.6g}", design.clock_period_ns));
+  d.set("half_period_ns", fmt::format("{:.6g}", design.clock_period_ns / 2));
   return d;
 }
 

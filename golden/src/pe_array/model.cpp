@@ -20,26 +20,30 @@ PeArrayModel::PeArrayModel(const PeArrayParams& params)
 }
 
 void PeArrayModel::reset() {
-  ring_.assign(params_.tree_stages + 1, InFlight{});
-  for (auto& slot : ring_) slot.sums.assign(params_.tiles, 0);
-  head_ = 0;
+  tree_.reset(params_.tree_stages, InFlight{false, false, false,
+                                            std::vector<uint64_t>(params_.tiles, 0)});
   acts_.assign(params_.lanes, 0);
   acc_.assign(params_.tiles, 0);
   acc_valid_ = false;
 }
 
-void PeArrayModel::compute_sums(const PeArrayStep& step, std::vector<uint64_t>& sums) {
+PeArrayOutputs PeArrayModel::outputs(const PeArrayInputs& in) const {
+  const bool hold = acc_valid_ && !in.acc_ready;
+  return PeArrayOutputs{!hold, acc_valid_, acc_};
+}
+
+void PeArrayModel::compute_sums(const PeArrayInputs& in, std::vector<uint64_t>& sums) {
   const unsigned tiles = params_.tiles;
   const unsigned lanes = params_.lanes;
-  if (step.weights.size() != size_t{tiles} * lanes || step.acts.size() != lanes) {
+  if (in.weights.size() != size_t{tiles} * lanes || in.acts.size() != lanes) {
     throw std::invalid_argument("PeArrayModel::tick: weights must hold T*L and acts L values");
   }
   for (unsigned l = 0; l < lanes; ++l) {
-    acts_[l] = extend_operand(step.acts[l], params_.act_width, params_.act_signed);
+    acts_[l] = extend_operand(in.acts[l], params_.act_width, params_.act_signed);
   }
   const unsigned ww = params_.weight_width;
   const bool ws = params_.weight_signed;
-  const uint32_t* w = step.weights.data();
+  const uint32_t* w = in.weights.data();
   for (unsigned t = 0; t < tiles; ++t, w += lanes) {
     uint64_t sum = 0;
     for (unsigned l = 0; l < lanes; ++l) sum += extend_operand(w[l], ww, ws) * acts_[l];
@@ -47,24 +51,22 @@ void PeArrayModel::compute_sums(const PeArrayStep& step, std::vector<uint64_t>& 
   }
 }
 
-PeArrayOutputs PeArrayModel::tick(const PeArrayStep& step) {
-  // The newest slot takes this step; the oldest (the same slot when the tree has no
-  // registers) is the step that reaches the accumulators at this edge.
-  InFlight& entering = ring_[head_];
-  entering.valid = step.valid;
-  entering.first = step.first;
-  entering.last = step.last;
-  if (step.valid) compute_sums(step, entering.sums);
-  head_ = head_ + 1 == ring_.size() ? 0 : head_ + 1;
-  const InFlight& leaving = ring_[head_];
-
+void PeArrayModel::tick(const PeArrayInputs& in) {
+  if (acc_valid_ && !in.acc_ready) return;  // the results wait: everything holds
+  // The step offered enters the tree's pipeline; the one leaving it reaches the
+  // accumulators at this edge (the same step when the tree has no registers).
+  InFlight& entering = tree_.entering();
+  entering.valid = in.valid;
+  entering.first = in.first;
+  entering.last = in.last;
+  if (in.valid) compute_sums(in, entering.sums);
+  const InFlight& leaving = tree_.advance();
   if (leaving.valid) {
     for (unsigned t = 0; t < params_.tiles; ++t) {
       acc_[t] = ((leaving.first ? 0 : acc_[t]) + leaving.sums[t]) & acc_mask_;
     }
   }
   acc_valid_ = leaving.valid && leaving.last;
-  return PeArrayOutputs{acc_valid_, acc_};
 }
 
 }  // namespace npugen::golden

@@ -74,17 +74,16 @@ ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tas
   uint64_t cycle = 0;
   uint64_t last_progress = 0;
   while (finished < tasks.size()) {
-    const TaskUnitOutputs o = model.outputs();
     TaskUnitInputs in;
-    if (cycle == 0) {
-      in.csr_we = true;
-      in.csr_addr = task_csr::kHead;
-      in.csr_wdata = 0;
-    } else if (cycle == 1) {
-      in.csr_we = true;
-      in.csr_addr = task_csr::kCount;
-      in.csr_wdata = static_cast<uint32_t>(tasks.size());
+    // Queue 0's HEAD, then its COUNT, written over APB: each a setup and an access phase,
+    // so the list is enqueued at the edge that ends cycle kListEnqueuedCycle.
+    if (cycle < 2 * kProgrammingWrites) {
+      const bool count = cycle >= 2;
+      in.apb = ApbRequest{true, (cycle & 1U) != 0, true,
+                          task_csr::queue_register(0, count ? task_csr::kCount : task_csr::kHead),
+                          count ? static_cast<uint32_t>(tasks.size()) : 0U};
     }
+    const TaskUnitOutputs o = model.outputs(in);
     if (o.mem_req) memory.request(o.mem_addr, cycle, params.memory_latency);
     in.mem_rvalid = memory.response(cycle, in.mem_rdata);
     in.done = engines.done(cycle);
@@ -109,10 +108,10 @@ ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tas
       engines.start(k, g.engine, g.cycles, cycle);
       last_progress = run.model_steps;
     }
-    model.step(in);
+    model.tick(in);
     ++run.model_steps;
     ++cycle;
-    if (cycle > 1 && !memory.pending() && model.quiescent()) {
+    if (cycle > kListEnqueuedCycle && !memory.pending() && model.quiescent()) {
       const uint64_t next = engines.next_done(cycle - 1);
       if (next == std::numeric_limits<uint64_t>::max()) {
         if (finished < tasks.size()) throw std::runtime_error("the task unit stopped");

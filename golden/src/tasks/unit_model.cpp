@@ -10,7 +10,8 @@ bool overlap(uint64_t a_base, uint64_t a_words, uint64_t b_base, uint64_t b_word
 }
 
 // Region indices in TaskConfig::region.
-constexpr int kIn0 = 0, kIn1 = 2, kOut = 4;
+constexpr int kIn0 = TaskConfigLayout::kIn0Base, kIn1 = TaskConfigLayout::kIn1Base,
+              kOut = TaskConfigLayout::kOutBase;
 
 bool overlap(const TaskConfig& a, int ra, const TaskConfig& b, int rb) {
   return overlap(a.region[ra], a.region[ra + 1], b.region[rb], b.region[rb + 1]);
@@ -18,7 +19,10 @@ bool overlap(const TaskConfig& a, int ra, const TaskConfig& b, int rb) {
 
 }  // namespace
 
-TaskUnitModel::TaskUnitModel(const TaskParams& params) : p_(params) { reset(); }
+TaskUnitModel::TaskUnitModel(const TaskParams& params)
+    : p_(params), map_(task_csr::register_map(params)) {
+  reset();
+}
 
 void TaskUnitModel::reset() {
   s_ = State{};
@@ -75,7 +79,13 @@ bool TaskUnitModel::grant_for(unsigned kind, TaskGrant& g) const {
   return false;
 }
 
-TaskUnitOutputs TaskUnitModel::outputs() const {
+TaskUnitOutputs TaskUnitModel::outputs(const TaskUnitInputs& in) const {
+  TaskUnitOutputs o = state_outputs();
+  o.apb = apb_response(map_, in.apb, [&](const regmap::RegisterAt& r) { return read(r.offset); });
+  return o;
+}
+
+TaskUnitOutputs TaskUnitModel::state_outputs() const {
   TaskUnitOutputs o;
   if (s_.fetch == Fetch::kFetch) {
     const uint32_t limit = s_.total_known ? s_.total : 2;
@@ -93,10 +103,13 @@ TaskUnitOutputs TaskUnitModel::outputs() const {
   return o;
 }
 
-uint32_t TaskUnitModel::csr_read(uint32_t address) const {
-  const unsigned q = (address & ((1U << task_csr::kAddressBits) - 1)) / task_csr::kQueueStride;
-  if (q >= p_.queues) return 0;
-  switch (address % task_csr::kQueueStride) {
+uint32_t TaskUnitModel::read(uint32_t offset) const {
+  if (offset == task_csr::kStatus) {
+    return (s_.err ? 1U << task_csr::kStatusErrBit : 0U) |
+           (state_outputs().idle ? 1U << task_csr::kStatusIdleBit : 0U);
+  }
+  const unsigned q = (offset - task_csr::kQueueOffset) / task_csr::kQueueStride;
+  switch ((offset - task_csr::kQueueOffset) % task_csr::kQueueStride) {
     case task_csr::kHead:
       return static_cast<uint32_t>(s_.head[q]);
     case task_csr::kCount:
@@ -157,7 +170,7 @@ bool TaskUnitModel::quiescent() const {
   if (s_.fetch == Fetch::kFetch) return false;
   unsigned q = 0;
   if (s_.fetch == Fetch::kIdle && select(q)) return false;
-  const TaskUnitOutputs o = outputs();
+  const TaskUnitOutputs o = state_outputs();
   if (o.commit || o.grant[0].valid || o.grant[1].valid) return false;
   if (s_.fetch == Fetch::kFull && !s_.lock_valid) {
     for (unsigned k = 0; k < p_.queues; ++k) {
@@ -172,9 +185,11 @@ bool TaskUnitModel::quiescent() const {
   return true;
 }
 
-void TaskUnitModel::step(const TaskUnitInputs& in) {
+void TaskUnitModel::tick(const TaskUnitInputs& in) {
   // Decisions, all from the registered state.
-  const TaskUnitOutputs o = outputs();
+  const TaskUnitOutputs o = state_outputs();
+  const bool err_was = s_.err;
+  s_.err = false;  // set again below if a descriptor's length is malformed this cycle
   unsigned sel = 0;
   const bool sel_valid = s_.fetch == Fetch::kIdle && select(sel);
   bool replace = false;
@@ -288,32 +303,41 @@ void TaskUnitModel::step(const TaskUnitInputs& in) {
       }
       break;
   }
-  // Register writes (they win over the commit's update of the same register).
-  if (in.csr_we) {
-    const unsigned q = in.csr_addr / task_csr::kQueueStride;
-    const unsigned reg = in.csr_addr % task_csr::kQueueStride;
-    if (q < p_.queues) {
-      switch (reg) {
+  // Register writes (they win over the commit's update of the same register); a STATUS.ERR
+  // set this cycle wins over its clear.
+  const bool err_set = s_.err;
+  s_.err = err_was;
+  if (const auto target = apb_target(map_, in.apb); target && in.apb.pwrite) {
+    const regmap::Register& r = *target->reg;
+    const uint32_t wdata = in.apb.pwdata;
+    if (target->group == nullptr) {
+      s_.err = ((r.after_write(s_.err ? 1U << task_csr::kStatusErrBit : 0U, wdata) >>
+                 task_csr::kStatusErrBit) &
+                1U) != 0;
+    } else {
+      const unsigned q = target->instance;
+      switch (r.offset) {
         case task_csr::kHead:
-          s_.head[q] = in.csr_wdata & addr_mask;
+          s_.head[q] = r.after_write(static_cast<uint32_t>(s_.head[q]), wdata);
           break;
         case task_csr::kCount:
-          s_.count[q] = in.csr_wdata & count_mask;
+          s_.count[q] = r.after_write(static_cast<uint32_t>(s_.count[q]), wdata);
           break;
         case task_csr::kNetworkId:
-          s_.network_id[q] = in.csr_wdata & 0xFF;
+          s_.network_id[q] = r.after_write(s_.network_id[q], wdata);
           break;
         case task_csr::kBaseIndex:
-          s_.base_index[q] = in.csr_wdata & 0xFF;
+          s_.base_index[q] = r.after_write(s_.base_index[q], wdata);
           break;
         case task_csr::kPriority:
-          s_.priority[q] = in.csr_wdata & ((1U << task_csr::kPriorityBits) - 1);
+          s_.priority[q] = r.after_write(s_.priority[q], wdata);
           break;
         default:
           break;
       }
     }
   }
+  s_.err = s_.err || err_set;
 }
 
 }  // namespace npugen::golden

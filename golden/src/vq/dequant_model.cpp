@@ -10,6 +10,7 @@ using namespace vq_csr;
 
 VqDequantModel::VqDequantModel(const VqParams& params)
     : p_(params),
+      map_(vq_csr::register_map(params)),
       ctrl_(ctrl_reset(params)),
       table_(size_t{params.rows} * params.row_weights, 0),
       beat_weights_(params.beat_weights(), 0),
@@ -19,8 +20,8 @@ bool VqDequantModel::in_ready(const VqInputs& in) const {
   return !in.cb_we && (!beat_valid_ || in.out_ready);
 }
 
-uint32_t VqDequantModel::csr_read(unsigned addr) const {
-  switch (addr) {
+uint32_t VqDequantModel::read(uint32_t offset) const {
+  switch (offset) {
     case kCtrl:
       return ctrl_;
     case kBase:
@@ -41,7 +42,8 @@ VqOutputs VqDequantModel::outputs(const VqInputs& in) const {
   o.out_vq = beat_vq_;
   o.out_err = beat_err_;
   o.err = ((status_ >> kStatusIndexErrBit) & 1U) != 0;
-  o.csr_rdata = csr_read(in.csr_addr);
+  o.apb = apb_response(map_, in.apb,
+                       [&](const regmap::RegisterAt& r) { return read(r.offset); });
   return o;
 }
 
@@ -81,30 +83,30 @@ void VqDequantModel::tick(const VqInputs& in) {
     beat_valid_ = false;
   }
 
-  uint32_t status_clear = 0;
-  if (in.csr_we) {
-    switch (in.csr_addr) {
-      case kCtrl: {
-        const unsigned new_k = (in.csr_wdata >> kCtrlVlenLsb) & ((1U << kCtrlVlenBits) - 1);
-        if (p_.vlen_supported(new_k)) {
-          ctrl_ =
-              in.csr_wdata & ((1U << kCtrlVqEnBit) | (((1U << kCtrlVlenBits) - 1) << kCtrlVlenLsb));
+  // A register write: each register's writable bits from the map; the hardware's own
+  // updates (STATUS flags set this cycle) win over a clear.
+  uint32_t status = status_;
+  if (const auto target = apb_target(map_, in.apb); target && in.apb.pwrite) {
+    const uint32_t wdata = in.apb.pwdata;
+    switch (target->offset) {
+      case kCtrl:
+        if (p_.vlen_supported((wdata >> kCtrlVlenLsb) & ((1U << kCtrlVlenBits) - 1))) {
+          ctrl_ = target->reg->after_write(ctrl_, wdata);
         } else {
           status_set |= 1U << kStatusCfgErrBit;
         }
         break;
-      }
       case kBase:
-        base_ = in.csr_wdata & (p_.rows - 1);
+        base_ = target->reg->after_write(base_, wdata);
         break;
       case kStatus:
-        status_clear = in.csr_wdata & ((1U << kStatusIndexErrBit) | (1U << kStatusCfgErrBit));
+        status = target->reg->after_write(status_, wdata);
         break;
       default:
         break;  // INFO is read only
     }
   }
-  status_ = (status_ & ~status_clear) | status_set;
+  status_ = status | status_set;
 
   if (in.cb_we) {
     for (unsigned j = 0; j < p_.row_weights; ++j) {

@@ -31,19 +31,16 @@ void ZeroSkipArrayModel::reset() {
   jobs_started_ = 0;
   cmp_valid_ = false;
   cmp_ = StreamStep{};
-  ring_.assign(p_.array.tree_stages + 1, InFlight{});
-  for (auto& slot : ring_) {
-    slot.sums.assign(p_.array.tiles, 0);
-    slot.dest.assign(p_.array.tiles, 0);
-  }
-  ring_head_ = 0;
+  tree_.reset(p_.array.tree_stages,
+              InFlight{false, false, false, std::vector<uint64_t>(p_.array.tiles, 0),
+                       std::vector<uint8_t>(p_.array.tiles, 0)});
   acc_.assign(p_.array.tiles, 0);
   acc_valid_ = false;
 }
 
-ZeroSkipArrayModel::Request ZeroSkipArrayModel::request() const {
+ZeroSkipArrayModel::Request ZeroSkipArrayModel::request(bool hold) const {
   Request r;
-  if (fifo_count_ == 0) return r;
+  if (fifo_count_ == 0 || hold) return r;
   const StepControl& head = fifo_[fifo_head_].control;
   r.en = true;
   r.start = !loading_;
@@ -57,8 +54,8 @@ ZeroSkipArrayModel::Request ZeroSkipArrayModel::request() const {
   return r;
 }
 
-ZeroSkipOutputs ZeroSkipArrayModel::outputs() const {
-  const Request r = request();
+ZeroSkipOutputs ZeroSkipArrayModel::outputs(const ZeroSkipInputs& in) const {
+  const Request r = request(acc_valid_ && !in.acc_ready);
   ZeroSkipOutputs o;
   o.step_ready = fifo_count_ < p_.step_buffer_depth;
   o.act_rd_en = r.en;
@@ -108,17 +105,21 @@ void ZeroSkipArrayModel::tick(const ZeroSkipInputs& in) {
   const unsigned tiles = p_.array.tiles;
   const unsigned lanes = p_.array.lanes;
   const bool ready = fifo_count_ < p_.step_buffer_depth;
-  const Request r = request();
+  const bool hold = acc_valid_ && !in.acc_ready;
+  const Request r = request(hold);
+  if (hold) {  // the results wait: only the buffers take a step
+    push(in, ready);
+    return;
+  }
 
   // Compute stage: the products of the step in the compute registers enter the trees,
   // reading the window as it is before this edge.
-  InFlight& entering = ring_[ring_head_];
+  InFlight& entering = tree_.entering();
   entering.valid = cmp_valid_;
   entering.first = cmp_valid_ && cmp_.control.first;
   entering.last = cmp_valid_ && cmp_.control.last;
   if (cmp_valid_) compute(entering);
-  ring_head_ = ring_head_ + 1 == ring_.size() ? 0 : ring_head_ + 1;
-  const InFlight& leaving = ring_[ring_head_];
+  const InFlight& leaving = tree_.advance();
   if (leaving.valid) {
     std::vector<uint64_t> next(tiles, 0);
     for (unsigned t = 0; t < tiles; ++t) next[t] = leaving.first ? 0 : acc_[t];
@@ -162,12 +163,15 @@ void ZeroSkipArrayModel::tick(const ZeroSkipInputs& in) {
     fifo_head_ = fifo_head_ + 1 == fifo_.size() ? 0 : fifo_head_ + 1;
     --fifo_count_;
   }
-  if (in.step_valid && ready) {
-    if (in.step == nullptr) throw std::invalid_argument("ZeroSkipArrayModel::tick: no step");
-    const size_t tail = (fifo_head_ + fifo_count_) % fifo_.size();
-    fifo_[tail] = *in.step;
-    ++fifo_count_;
-  }
+  push(in, ready);
+}
+
+void ZeroSkipArrayModel::push(const ZeroSkipInputs& in, bool ready) {
+  if (!in.step_valid || !ready) return;
+  if (in.step == nullptr) throw std::invalid_argument("ZeroSkipArrayModel::tick: no step");
+  const size_t tail = (fifo_head_ + fifo_count_) % fifo_.size();
+  fifo_[tail] = *in.step;
+  ++fifo_count_;
 }
 
 }  // namespace npugen::golden

@@ -42,15 +42,14 @@ std::vector<ControlField> ControlLayout::fields() const {
   f.push_back({"advance", advance_lsb(), advance_bits,
                "first step: base row; otherwise base minus the previous step's base"});
   if (tile_offset_bits > 0) {
-    f.push_back({"tile_offset[t]", tile_lsb(0), tile_offset_bits,
+    f.push_back({"tile_offset[t]", offset_lsb(0), tile_offset_bits,
                  "a: the tile's prefetch mux reads window rows a..a+h; tile t at bit " +
-                     std::to_string(tile_lsb(0)) + " + t*" + std::to_string(tile_bits())});
+                     std::to_string(offset_lsb(0)) + " + t*" + std::to_string(tile_offset_bits)});
   }
   if (dest_bits > 0) {
-    f.push_back({"dest[t]", tile_lsb(0) + tile_offset_bits, dest_bits,
+    f.push_back({"dest[t]", dest_lsb(0), dest_bits,
                  "dx: the tile's sum goes to accumulator t + dx; tile t at bit " +
-                     std::to_string(tile_lsb(0) + tile_offset_bits) + " + t*" +
-                     std::to_string(tile_bits())});
+                     std::to_string(dest_lsb(0)) + " + t*" + std::to_string(dest_bits)});
   }
   if (lane_select_bits > 0) {
     f.push_back({"lane_select[t][l]", lane_lsb(0, 0), lane_select_bits,
@@ -68,8 +67,8 @@ std::vector<uint32_t> pack_control(const ControlLayout& layout, const StepContro
   put_bits(words, 1, 1, c.last);
   put_bits(words, layout.advance_lsb(), layout.advance_bits, c.advance);
   for (unsigned t = 0; t < layout.tiles; ++t) {
-    put_bits(words, layout.tile_lsb(t), layout.tile_offset_bits, c.tile_offset.at(t));
-    put_bits(words, layout.tile_lsb(t) + layout.tile_offset_bits, layout.dest_bits, c.dest.at(t));
+    put_bits(words, layout.offset_lsb(t), layout.tile_offset_bits, c.tile_offset.at(t));
+    put_bits(words, layout.dest_lsb(t), layout.dest_bits, c.dest.at(t));
     for (unsigned l = 0; l < layout.lanes; ++l) {
       put_bits(words, layout.lane_lsb(t, l), layout.lane_select_bits,
                c.lane_select.at(size_t{t} * layout.lanes + l));
@@ -91,9 +90,8 @@ StepControl unpack_control(const ControlLayout& layout, const std::vector<uint32
   c.lane_select.resize(size_t{layout.tiles} * layout.lanes);
   for (unsigned t = 0; t < layout.tiles; ++t) {
     c.tile_offset[t] =
-        static_cast<uint8_t>(get_bits(words, layout.tile_lsb(t), layout.tile_offset_bits));
-    c.dest[t] = static_cast<uint8_t>(
-        get_bits(words, layout.tile_lsb(t) + layout.tile_offset_bits, layout.dest_bits));
+        static_cast<uint8_t>(get_bits(words, layout.offset_lsb(t), layout.tile_offset_bits));
+    c.dest[t] = static_cast<uint8_t>(get_bits(words, layout.dest_lsb(t), layout.dest_bits));
     for (unsigned l = 0; l < layout.lanes; ++l) {
       c.lane_select[size_t{t} * layout.lanes + l] =
           static_cast<uint8_t>(get_bits(words, layout.lane_lsb(t, l), layout.lane_select_bits));

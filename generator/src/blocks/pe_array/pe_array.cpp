@@ -92,7 +92,7 @@ class PeArrayBlock : public Block {
   [[nodiscard]] bool enabled(const config::Config&) const override { return true; }
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
-    b.modes = {"check", "rtl", "golden", "bench"};
+    b.modes = {"check"};
     b.vectors = true;
     b.golden = {"pe_array"};
     return b;
@@ -102,6 +102,7 @@ class PeArrayBlock : public Block {
     auto d = std::make_shared<Design>();
     d->array = elaborate_array(c, kName);
     d->array_module = c.design.module_prefix + "_pe_array";
+    d->package = d->array_module + "_pkg";
     return d;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
@@ -196,6 +197,34 @@ Array elaborate_array(const config::Config& config, std::string_view block_name)
   a.tile_module = stem + "_tile";
   a.tree_module = stem + "_adder_tree";
   return a;
+}
+
+elab::SvConstants Array::constants() const {
+  using elab::SvConstant;
+  std::vector<bool> registers;
+  for (const auto& level : levels) registers.push_back(level.registered);
+  return {
+      SvConstant::integer("Tiles", tiles, "T: tiles, each with its weight row and accumulator."),
+      SvConstant::integer("Lanes", lanes, "L: multipliers per tile."),
+      SvConstant::integer("WeightWidth", weight_width, "Bits per weight."),
+      SvConstant::flag("WeightSigned", weight_signed, "Weights are two's complement."),
+      SvConstant::integer("ActWidth", act_width, "Bits per activation."),
+      SvConstant::flag("ActSigned", act_signed, "Activations are two's complement."),
+      SvConstant::integer("AccWidth", acc_width, "Bits per accumulator (sums wrap)."),
+      SvConstant::integer("ProductWidth", product_width,
+                          "Bits of a product: WeightWidth + ActWidth holds every product exactly."),
+      SvConstant::flag("ProductSigned", product_signed,
+                       "Products and sums are signed (either operand is)."),
+      SvConstant::integer("TreeLevels", static_cast<int64_t>(levels.size()) - 1,
+                          "Adder levels of a tile's tree: ceil(log2(Lanes))."),
+      SvConstant::integer("SumWidth", sum_width,
+                          "Bits of the tree's sum: ProductWidth + TreeLevels (no sum overflows)."),
+      SvConstant::integer("TreeStages", tree_stages, "Pipeline registers in the adder tree."),
+      SvConstant::bits("TreeRegisters", registers,
+                       "Bit k: a pipeline register follows tree level k (0: the products)."),
+      SvConstant::integer("Latency", latency,
+                          "Clock edges from a step taken to its sum in the accumulators."),
+  };
 }
 
 nlohmann::json array_json(const Array& a) {

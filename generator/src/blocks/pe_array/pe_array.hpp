@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blocks/block.hpp"
+#include "elab/sv_constant.hpp"
 #include "emit/templates.hpp"
 #include "npugen/golden/pe_array/params.hpp"
 
@@ -46,6 +47,9 @@ struct Array {
   /// Module names of the tile and the tree (each block owns its own).
   std::string tile_module;
   std::string tree_module;
+
+  /// The array's constants in its block's package (Tiles, Lanes, WeightWidth, ...).
+  [[nodiscard]] elab::SvConstants constants() const;
 };
 
 /// The array a configuration describes, its tile and tree modules named
@@ -61,6 +65,7 @@ class Design : public BlockDesign {
  public:
   Array array;
   std::string array_module;  ///< the top
+  std::string package;       ///< its package
 
   [[nodiscard]] const Block& block() const override { return pe_array::block(); }
   [[nodiscard]] std::string top() const override { return array_module; }
@@ -70,13 +75,16 @@ class Design : public BlockDesign {
   [[nodiscard]] DesignParams design_params() const override;
 };
 
-/// Template data of an array's ports and widths (the RTL and the Icarus bench).
+/// Template data of an array's ports (their documentation) and module names, its
+/// package `package` (the RTL and the Icarus bench).
 emit::TemplateData port_data(const elab::Design& design, const Array& array,
-                             std::string_view comment);
-/// The adder tree and the tile of an array, as rtl/<module>.sv files (tree first).
-/// `zero_skip`: the tile outputs its sum (the zero-skipping array accumulates elsewhere).
+                             const std::string& package);
+/// The adder tree and the tile of an array, as rtl/<module>.sv files (tree first), reading
+/// their constants from `package`. `zero_skip`: the tile outputs its sum (the
+/// zero-skipping array accumulates elsewhere).
 std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
-                                            bool zero_skip, util::FileMap& files);
+                                            const std::string& package, bool zero_skip,
+                                            util::FileMap& files);
 /// The golden parameters as a C++ initializer named kPeArray (shared by both arrays).
 std::string params_declaration(const Array& array);
 /// derived_json of an array's arithmetic.

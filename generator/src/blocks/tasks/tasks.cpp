@@ -82,14 +82,12 @@ class TasksBlock : public Block {
       const config::Config& c) const override {
     auto d = std::make_shared<Design>();
     d->params = config_of(c).params;
-    // task id 16, network id 8, base index 8, op 3, six region fields, cycles.
-    d->config_width = 16 + 8 + 8 + 3 + 6 * static_cast<int>(d->params.region_bits()) +
-                      static_cast<int>(d->params.cycle_bits);
+    d->layout = golden::TaskConfigLayout::of(d->params);
     const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
     d->unit_module = stem;
     d->manager_module = stem + "_manager";
-    d->config_queue_module = stem + "_config_queue";
     d->buffer_module = stem + "_buffer";
+    d->package = stem + "_pkg";
     return d;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
@@ -128,8 +126,68 @@ nlohmann::json Design::derived_json() const {
           {"memory_address_bits", p.memory_address_bits()},
           {"entry_bits", p.entry_bits()},
           {"sequence_bits", p.seq_bits()},
-          {"task_config_bits", config_width},
-          {"modules", {unit_module, manager_module, config_queue_module, buffer_module}}};
+          {"task_config_bits", layout.width()},
+          {"modules", {unit_module, manager_module, buffer_module}}};
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  using golden::EngineKind;
+  using L = golden::TaskConfigLayout;
+  namespace desc = golden::task_desc;
+  const auto& p = params;
+  return {
+      SvConstant::integer("Queues", p.queues, "K: task queues."),
+      SvConstant::integer("QueueBits", p.queue_bits(), "Bits of a queue number."),
+      SvConstant::integer("Entries", p.entries, "E: task-buffer entries."),
+      SvConstant::integer("EntryBits", p.entry_bits(), "Bits of an entry number."),
+      SvConstant::integer("SeqBits", p.seq_bits(),
+                          "Bits of a per-kind start sequence number (unique among E tasks)."),
+      SvConstant::integer("NeuralEngines", p.neural_engines, "Neural engines."),
+      SvConstant::integer("NeuralEngineBits", p.engine_bits(EngineKind::kNeural),
+                          "Bits of a neural engine number."),
+      SvConstant::integer("PlanarEngines", p.planar_engines, "Planar engines."),
+      SvConstant::integer("PlanarEngineBits", p.engine_bits(EngineKind::kPlanar),
+                          "Bits of a planar engine number."),
+      SvConstant::integer("ConfigQueueDepth", p.config_queue_depth,
+                          "C: committed tasks waiting for a task-buffer entry."),
+      SvConstant::integer("MemAddrBits", p.memory_address_bits(),
+                          "Bits of a descriptor-memory word address."),
+      SvConstant::integer("RegionBits", p.region_bits(),
+                          "Bits of a data-buffer address or region size."),
+      SvConstant::integer("CycleBits", p.cycle_bits, "Bits of a task's work-cycle count."),
+      SvConstant::integer("TaskIdBits", L::kTaskIdBits, "Bits of a task id."),
+      SvConstant::integer("NetworkIdBits", L::kNetworkIdBits, "Bits of a network id."),
+      SvConstant::integer("BaseIndexBits", L::kBaseIndexBits, "Bits of a base-table index."),
+      SvConstant::integer("OpBits", L::kOpBits, "Bits of an operation code (TaskOp)."),
+      SvConstant::integer("FirstPlanarOp", static_cast<int64_t>(golden::TaskOp::kPool),
+                          "Operation codes from this one up run on planar engines."),
+      SvConstant::integer("Regions", L::kRegions, "Region fields of a task."),
+      SvConstant::integer("RegionIn0Base", L::kIn0Base, "Region field: first input's base word."),
+      SvConstant::integer("RegionIn0Words", L::kIn0Words, "Region field: first input's words."),
+      SvConstant::integer("RegionIn1Base", L::kIn1Base, "Region field: second input's base word."),
+      SvConstant::integer("RegionIn1Words", L::kIn1Words, "Region field: second input's words."),
+      SvConstant::integer("RegionOutBase", L::kOutBase, "Region field: output's base word."),
+      SvConstant::integer("RegionOutWords", L::kOutWords, "Region field: output's words."),
+      SvConstant::integer("CfgOpLsb", L::kOpLsb, "Lowest bit of task_cfg_t.op."),
+      SvConstant::integer("CfgRegionLsb", L::kRegionsLsb, "Lowest bit of task_cfg_t.region."),
+      SvConstant::integer("CfgWidth", layout.width(),
+                          "Bits of a parsed task (task_cfg_t, golden::TaskConfigLayout)."),
+      SvConstant::integer("DescWordsBits", 16,
+                          "Bits of a descriptor's word count, task id and register address."),
+      SvConstant::integer("DescIdWord", 0, "Descriptor header word holding the task id."),
+      SvConstant::integer("DescLengthWord", 1, "Descriptor header word holding its length."),
+      SvConstant::integer("DescHeaderWords", desc::kHeaderWords, "Words of a descriptor header."),
+      SvConstant::integer("DescTaskSwitchBit", desc::kTaskSwitchBit,
+                          "Header word 0: others may run after this task."),
+      SvConstant::integer("DescGroupCountLsb", desc::kGroupCountShift,
+                          "Group word: lowest bit of the register count."),
+      SvConstant::integer("DescGroupCountBits", 8, "Group word: bits of the register count."),
+      SvConstant::integer("DescRegOp", desc::kRegOp, "Descriptor register: operation."),
+      SvConstant::integer("DescRegIn0Base", desc::kRegIn0Base,
+                          "Descriptor register: first region field (six follow in order)."),
+      SvConstant::integer("DescRegCycles", desc::kRegCycles, "Descriptor register: work cycles."),
+  };
 }
 
 std::vector<std::string> Design::summary() const {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "blocks/block.hpp"
+#include "elab/sv_constant.hpp"
 #include "npugen/golden/tasks/params.hpp"
 
 namespace npugen::blocks::tasks {
@@ -24,12 +25,15 @@ const TasksConfig& config_of(const config::Config& config);
 class Design : public BlockDesign {
  public:
   golden::TaskParams params;  ///< also what the scheduler and the co-simulation use
-  int config_width = 0;       ///< bits of a parsed task in the configuration queue and buffer
+  golden::TaskConfigLayout layout;  ///< a parsed task in the configuration queue and buffer
 
-  std::string unit_module;          ///< the top
-  std::string manager_module;       ///< queues, arbiter, fetch queue
-  std::string config_queue_module;  ///< committed tasks
-  std::string buffer_module;        ///< task buffer and access enable
+  std::string unit_module;     ///< the top
+  std::string manager_module;  ///< registers, queues, arbiter, fetch queue
+  std::string buffer_module;   ///< task buffer and access enable
+  std::string package;         ///< its package
+
+  /// The block's constants in its package (the register map's are added by the emitter).
+  [[nodiscard]] elab::SvConstants constants() const;
 
   [[nodiscard]] const Block& block() const override { return tasks::block(); }
   [[nodiscard]] std::string top() const override { return unit_module; }

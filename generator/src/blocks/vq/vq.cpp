@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "npugen/golden/common/bits.hpp"
 
 namespace npugen::blocks::vq {
@@ -18,14 +20,14 @@ VqConfig read_section(config::Reader& r, config::Section& root) {
       "of N rows x M weights, looked up inline by P copies of the codebook. Absent or disabled: "
       "not generated.");
   s.boolean("enabled", v.enabled, "Generate the dequantizer.");
-  s.integer("rows", p.rows, 2, 65536,
+  s.integer("rows", p.rows, golden::VqParams::kMinRows, golden::VqParams::kMaxRows,
             "N: codebook rows, a power of two; an index has log2 N bits.");
-  s.integer("row_weights", p.row_weights, 1, 32,
+  s.integer("row_weights", p.row_weights, 1, golden::VqParams::kMaxRowWeights,
             "M: weights per codebook row (the longest vector), a power of two.");
-  s.integer("copies", p.copies, 1, 16,
+  s.integer("copies", p.copies, 1, golden::VqParams::kMaxCopies,
             "P: physical copies of the codebook, all written at once; P lookups (P x m weights) "
             "per cycle.");
-  s.integer("min_vector_length", p.min_vector_length, 1, 32,
+  s.integer("min_vector_length", p.min_vector_length, 1, golden::VqParams::kMaxRowWeights,
             "Smallest vector length m the hardware supports; every power of two from it to M "
             "can be chosen per layer at run time.");
   const std::string format = s.choice(
@@ -96,9 +98,11 @@ class VqBlock : public Block {
     v->row_width = static_cast<int>(v->params.row_weights) * v->weight_width;
     v->beat_width = static_cast<int>(v->params.copies) * v->row_width;
     v->offset_bits = static_cast<int>(v->params.row_log2());
+    v->shift_bits = std::max(1, static_cast<int>(golden::ceil_log2(static_cast<uint64_t>(v->row_width))));
     const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
     v->dequant_module = stem + "_dequant";
     v->codebook_module = stem + "_codebook";
+    v->package = stem + "_pkg";
     return v;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
@@ -149,6 +153,28 @@ nlohmann::json Design::derived_json() const {
           {"vector_lengths_log2", {p.min_vlen_log2(), p.row_log2()}},
           {"codebook_bits_per_copy", uint64_t{p.rows} * row_width},
           {"modules", {dequant_module, codebook_module}}};
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  const auto& p = params;
+  return {
+      SvConstant::integer("Rows", p.rows, "N: codebook rows."),
+      SvConstant::integer("RowWeights", p.row_weights, "M: weights per codebook row."),
+      SvConstant::integer("Copies", p.copies, "P: codebook copies = lookups per cycle."),
+      SvConstant::integer("WeightWidth", weight_width, "W: bits per weight."),
+      SvConstant::integer("IndexBits", p.index_bits(), "Bits of an index and of a row: log2 N."),
+      SvConstant::integer("RowWidth", row_width, "Bits of a codebook row: M x W."),
+      SvConstant::integer("BeatWeights", p.beat_weights(), "Weights of an output beat: P x M."),
+      SvConstant::integer("BeatWidth", beat_width, "Bits of an output beat: P x M x W."),
+      SvConstant::integer("RowLog2", p.row_log2(), "log2 M: the longest vector's length, log2."),
+      SvConstant::integer("MinVlenLog2", p.min_vlen_log2(), "log2 of the shortest vector length."),
+      SvConstant::integer("VlenBits", p.vlen_bits(), "Bits of a vector length (holds RowLog2)."),
+      SvConstant::integer("OffsetBits", offset_bits,
+                          "Bits of a vector's weight offset in its row: log2 M."),
+      SvConstant::integer("ShiftBits", shift_bits,
+                          "Bits of a row shift by an offset times W: ceil(log2(RowWidth))."),
+  };
 }
 
 std::vector<std::string> Design::summary() const {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "blocks/block.hpp"
+#include "elab/sv_constant.hpp"
 #include "npugen/golden/vq/params.hpp"
 
 namespace npugen::blocks::vq {
@@ -29,9 +30,14 @@ class Design : public BlockDesign {
   int row_width = 32;    ///< M x W: bits of a codebook row
   int beat_width = 128;  ///< P x M x W: bits of an output beat
   int offset_bits = 0;   ///< log2 M: weight offset of a vector inside its row
+  int shift_bits = 1;    ///< bits of a weight offset times W (a shift of a row)
 
   std::string dequant_module;   ///< the top
   std::string codebook_module;  ///< one copy of the codebook
+  std::string package;          ///< its package
+
+  /// The block's constants in its package (the register map's are added by the emitter).
+  [[nodiscard]] elab::SvConstants constants() const;
 
   [[nodiscard]] const Block& block() const override { return vq::block(); }
   [[nodiscard]] std::string top() const override { return dequant_module; }

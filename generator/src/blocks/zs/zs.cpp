@@ -141,7 +141,7 @@ std::shared_ptr<const BlockDesign> ZsBlock::elaborate(const config::Config& c) c
   z->demux = z->params.inter.lookaside > 0;
   const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
   z->array_module = stem + "_array";
-  z->buffer_module = stem + "_step_buffer";
+  z->package = stem + "_pkg";
   z->window_module = stem + "_act_window";
   z->prefetch_module = stem + "_prefetch_mux";
   z->lane_mux_module = stem + "_lane_mux";
@@ -206,9 +206,48 @@ nlohmann::json Design::derived_json() const {
   j["control_fields"] = fields;
   j["row_address_bits"] = row_bits;
   j["modules"] = {array_module,    array.tile_module, array.tree_module,
-                  buffer_module,   window_module,     prefetch_module,
-                  lane_mux_module, demux_module,      accumulator_module};
+                  window_module,   prefetch_module,   lane_mux_module,
+                  demux_module,    accumulator_module};
   return j;
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  elab::SvConstants c = array.constants();
+  const auto& p = params;
+  const elab::SvConstants more = {
+      SvConstant::integer("IntraLookahead", p.intra.lookahead,
+                          "h: rows a weight may move earlier (level 0)."),
+      SvConstant::integer("IntraLookaside", p.intra.lookaside,
+                          "d: lanes to either side a weight may move (level 0)."),
+      SvConstant::integer("InterLookahead", p.inter.lookahead,
+                          "H: rows a tile may run ahead (level 1)."),
+      SvConstant::integer("InterLookaside", p.inter.lookaside,
+                          "D: tiles a row may move to from the next ones (level 1)."),
+      SvConstant::integer("DemuxOutputs", p.inter.lookaside + 1,
+                          "Outputs of a result demultiplexer: D + 1 accumulators a sum may reach."),
+      SvConstant::integer("Window", window, "Activation rows the window holds: h + H + 1."),
+      SvConstant::integer("RowsPerCycle", p.act_rows_per_cycle,
+                          "R: activation rows read per cycle."),
+      SvConstant::integer("StepBufferDepth", p.step_buffer_depth,
+                          "Steps the weight and control-bit buffers hold."),
+      SvConstant::integer("LaneSelects", p.lane_selects(),
+                          "Inputs of a lane's activation mux: 1 + h(2d + 1)."),
+      SvConstant::integer("CountWidth", count_bits,
+                          "Bits of a row count (0 to Window, and R + 1)."),
+      SvConstant::integer("RowAddrWidth", row_bits, "Bits of an activation row index."),
+      SvConstant::integer("CtrlWidth", layout.width(), "Bits of a step's control word."),
+      SvConstant::integer("CtrlAdvanceWidth", layout.advance_bits,
+                          "Bits of the control word's advance field."),
+      SvConstant::integer("CtrlOffsetWidth", layout.tile_offset_bits,
+                          "Bits of a tile offset (0: level 1 lookahead off)."),
+      SvConstant::integer("CtrlDestWidth", layout.dest_bits,
+                          "Bits of a tile's destination (0: level 1 lookaside off)."),
+      SvConstant::integer("CtrlSelectWidth", layout.lane_select_bits,
+                          "Bits of a lane select (0: level 0 off)."),
+  };
+  c.insert(c.end(), more.begin(), more.end());
+  return c;
 }
 
 std::vector<std::string> Design::summary() const {

@@ -35,7 +35,7 @@ class Design : public BlockDesign {
   bool demux = false;             ///< level 1 lookaside on: result demultiplexers
 
   std::string array_module;  ///< the top
-  std::string buffer_module;
+  std::string package;       ///< its package
   std::string window_module;
   std::string prefetch_module;
   std::string lane_mux_module;
@@ -48,6 +48,8 @@ class Design : public BlockDesign {
   [[nodiscard]] nlohmann::json derived_json() const override;
   [[nodiscard]] std::vector<std::string> summary() const override;
   [[nodiscard]] DesignParams design_params() const override;
+  /// The package's constants: the array's and the zero-skipping ones.
+  [[nodiscard]] elab::SvConstants constants() const;
   /// docs/control_word.md: the bit layout of this design's control word.
   [[nodiscard]] std::string control_word_markdown(const elab::Design& design) const;
 };

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/common/regmap.hpp"
 
 namespace npugen::golden {
 
@@ -66,20 +67,57 @@ struct TaskParams {
   }
 };
 
-/// Task-queue registers (word address = queue * kQueueStride + offset), written and read
-/// back. Software programs a queue while its COUNT is 0; writing COUNT != 0 enqueues the
-/// list.
+/// The task unit's registers: STATUS, then one QUEUE register group per task queue.
+/// register_map() describes them whole (the one register-map model: the RTL's package,
+/// documents, C header, SystemRDL and the golden model come from it). Software programs a
+/// queue while its COUNT is 0; writing COUNT != 0 enqueues the list.
 namespace task_csr {
-inline constexpr unsigned kQueueStride = 8;
-inline constexpr unsigned kHead = 0;       ///< descriptor-memory word address of the list head
-inline constexpr unsigned kCount = 1;      ///< tasks left in the list
-inline constexpr unsigned kNetworkId = 2;  ///< network id (8 bits), carried with each task
-inline constexpr unsigned kBaseIndex = 3;  ///< base-table index (8 bits), carried with each task
-inline constexpr unsigned kPriority = 4;   ///< priority (4 bits); higher wins, ties to lower queue
-inline constexpr unsigned kAddressBits = 8;
+inline constexpr uint32_t kStatus = 0x00;       ///< STATUS: ERR (w1c), IDLE (ro)
+inline constexpr unsigned kStatusErrBit = 0;
+inline constexpr unsigned kStatusIdleBit = 1;
+inline constexpr uint32_t kQueueOffset = 0x20;  ///< QUEUE[0]
+inline constexpr uint32_t kQueueStride = 0x20;  ///< bytes from QUEUE[i] to QUEUE[i+1]
+// Registers inside a QUEUE instance (byte offsets).
+inline constexpr uint32_t kHead = 0x00;       ///< descriptor-memory word address of the list head
+inline constexpr uint32_t kCount = 0x04;      ///< tasks left in the list
+inline constexpr uint32_t kNetworkId = 0x08;  ///< network id (8 bits), carried with each task
+inline constexpr uint32_t kBaseIndex = 0x0c;  ///< base-table index (8 bits), carried with each task
+inline constexpr uint32_t kPriority = 0x10;   ///< priority (4 bits); higher wins, ties to lower queue
 inline constexpr unsigned kPriorityBits = 4;
 inline constexpr unsigned kCountBits = 24;
+
+/// Byte offset of a register of queue q.
+constexpr uint32_t queue_register(unsigned q, uint32_t reg) {
+  return kQueueOffset + q * kQueueStride + reg;
+}
+/// The register map of a task unit with parameters p.
+regmap::RegisterMap register_map(const TaskParams& p);
 }  // namespace task_csr
+
+/// Layout of a parsed task's configuration word, as the configuration queue and the task
+/// buffer hold it (the RTL's task_cfg_t): task id, network id, base index, operation, the
+/// six region fields (in0 base, in0 words, in1 base, in1 words, out base, out words) and
+/// the work cycles, from bit 0 up.
+struct TaskConfigLayout {
+  static constexpr unsigned kTaskIdLsb = 0, kTaskIdBits = 16;
+  static constexpr unsigned kNetworkIdLsb = 16, kNetworkIdBits = 8;
+  static constexpr unsigned kBaseIndexLsb = 24, kBaseIndexBits = 8;
+  static constexpr unsigned kOpLsb = 32, kOpBits = 3;
+  static constexpr unsigned kRegionsLsb = 35, kRegions = 6;
+  /// The region fields, in order (TaskConfig::region and the RTL's task_cfg_t.region).
+  enum Region : unsigned { kIn0Base, kIn0Words, kIn1Base, kIn1Words, kOutBase, kOutWords };
+  unsigned region_bits = 0;
+  unsigned cycle_bits = 0;
+
+  static constexpr TaskConfigLayout of(const TaskParams& p) {
+    return TaskConfigLayout{p.region_bits(), p.cycle_bits};
+  }
+  [[nodiscard]] constexpr unsigned region_lsb(unsigned r) const {
+    return kRegionsLsb + r * region_bits;
+  }
+  [[nodiscard]] constexpr unsigned cycles_lsb() const { return region_lsb(kRegions); }
+  [[nodiscard]] constexpr unsigned width() const { return cycles_lsb() + cycle_bits; }
+};
 
 /// Descriptor layout (32-bit words). Header: 4 words; then groups of one group word
 /// (register address, count) and count data words written to consecutive registers.

@@ -64,7 +64,12 @@ struct ScheduleRun {
   uint64_t model_steps = 0;        ///< clock edges the model evaluated (idle stretches skipped)
 };
 
-/// Runs a list from queue 0 (HEAD written in cycle 0, COUNT in cycle 1). Throws
+/// Register writes that load a list into queue 0 (HEAD, then COUNT), each an APB setup and
+/// access phase: the list is enqueued at the edge that ends kListEnqueuedCycle.
+inline constexpr uint64_t kProgrammingWrites = 2;
+inline constexpr uint64_t kListEnqueuedCycle = 2 * kProgrammingWrites - 1;
+
+/// Runs a list from queue 0 (HEAD and COUNT written over APB in cycles 0 to 3). Throws
 /// std::runtime_error if the unit stops making progress or a grant is out of list order.
 ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tasks);
 

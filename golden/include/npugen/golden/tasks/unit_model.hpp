@@ -4,21 +4,22 @@
 // dependency and conflict vectors, access enable, engine bookkeeping). Engines and
 // descriptor memory are outside: the caller answers reads and signals completions.
 //
-// Every output is a function of the registered state only (outputs(), then step()).
+// The protocol of every golden model: outputs(in) during a cycle with those inputs, then
+// tick(in) at its clock edge. Every output but the register port's read data and error
+// (which follow the APB address) is a function of the registered state only.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
+#include "npugen/golden/common/apb.hpp"
 #include "npugen/golden/tasks/params.hpp"
 
 namespace npugen::golden {
 
 struct TaskUnitInputs {
-  bool csr_we = false;
-  uint32_t csr_addr = 0;
-  uint32_t csr_wdata = 0;
+  ApbRequest apb;           ///< the register port
   bool mem_rvalid = false;  ///< a read's data (reads are answered in order)
   uint32_t mem_rdata = 0;
   std::array<uint32_t, kEngineKinds> done{};  ///< per kind, one bit per engine (busy ones only)
@@ -36,8 +37,7 @@ struct TaskGrant {
   bool operator==(const TaskGrant&) const = default;
 };
 
-/// Outputs that depend on the registered state only (csr_rdata_o, which follows the address
-/// input, is csr_read()). Fields of a grant that is not valid are zero, as on the ports.
+/// The unit's outputs. Fields of a grant that is not valid are zero, as on the ports.
 struct TaskUnitOutputs {
   bool mem_req = false;
   uint64_t mem_addr = 0;  ///< the fetch's next address, also between fetches
@@ -46,6 +46,7 @@ struct TaskUnitOutputs {
   uint32_t commit_task = 0;  ///< its task id
   bool idle = false;         ///< no queue has tasks and nothing is fetched, queued or in the buffer
   bool err = false;          ///< sticky: a descriptor's length was below the header's
+  ApbResponse apb;           ///< the register port (follows the request's address)
   bool operator==(const TaskUnitOutputs&) const = default;
 };
 
@@ -69,13 +70,14 @@ class TaskUnitModel {
   explicit TaskUnitModel(const TaskParams& params);
 
   void reset();
-  [[nodiscard]] TaskUnitOutputs outputs() const;
-  /// The register at a word address (csr_rdata_o): the queue registers; 0 elsewhere.
-  [[nodiscard]] uint32_t csr_read(uint32_t address) const;
-  /// Advances one clock edge.
-  void step(const TaskUnitInputs& in);
-  /// True when a step with no CSR write, no read data and no completion changes nothing.
+  /// Outputs during a cycle with these inputs.
+  [[nodiscard]] TaskUnitOutputs outputs(const TaskUnitInputs& in) const;
+  /// The clock edge at the end of that cycle.
+  void tick(const TaskUnitInputs& in);
+  /// True when a tick with no register write, no read data and no completion changes
+  /// nothing.
   [[nodiscard]] bool quiescent() const;
+  [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
 
   [[nodiscard]] const TaskParams& params() const { return p_; }
   /// Valid task-buffer entries (for reports).
@@ -116,11 +118,16 @@ class TaskUnitModel {
   [[nodiscard]] const State& state() const { return s_; }
 
  private:
+  /// The outputs of the registered state (all but the register port's).
+  [[nodiscard]] TaskUnitOutputs state_outputs() const;
+  /// The register at a byte offset.
+  [[nodiscard]] uint32_t read(uint32_t offset) const;
   [[nodiscard]] bool select(unsigned& queue) const;
   bool grant_for(unsigned kind, TaskGrant& g) const;
   void parse_word(State& n, uint32_t word) const;
 
   TaskParams p_;
+  regmap::RegisterMap map_;
   State s_;
 };
 

@@ -1,5 +1,5 @@
 // Cycle model of the generated dequantizer (SPEC M3) at its ports: configuration
-// registers, a codebook write port that fills every copy, an index stream in and a weight
+// registers on an APB port (npugen/golden/common/apb.hpp), a codebook write port that fills every copy, an index stream in and a weight
 // stream out, both valid/ready. Bit-exact and cycle-exact: the co-simulation compares it
 // with the RTL every cycle.
 //
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "npugen/golden/common/apb.hpp"
 #include "npugen/golden/vq/params.hpp"
 
 namespace npugen::golden {
@@ -25,9 +26,7 @@ struct VqInputs {
   bool cb_we = false;
   unsigned cb_row = 0;
   std::vector<uint32_t> cb_data;  ///< M weights of the row
-  bool csr_we = false;
-  unsigned csr_addr = 0;  ///< also the read address of csr_rdata
-  uint32_t csr_wdata = 0;
+  ApbRequest apb;  ///< the register port
 };
 
 struct VqOutputs {
@@ -38,7 +37,7 @@ struct VqOutputs {
   bool out_vq = false;                ///< the beat was looked up (not raw)
   bool out_err = false;               ///< one of its lookups fell outside the table
   bool err = false;                   ///< STATUS.INDEX_ERR
-  uint32_t csr_rdata = 0;
+  ApbResponse apb;                    ///< the register port
 };
 
 class VqDequantModel {
@@ -51,12 +50,14 @@ class VqDequantModel {
   void tick(const VqInputs& in);
 
   [[nodiscard]] const VqParams& params() const { return p_; }
+  [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
 
  private:
   [[nodiscard]] bool in_ready(const VqInputs& in) const;
-  [[nodiscard]] uint32_t csr_read(unsigned addr) const;
+  [[nodiscard]] uint32_t read(uint32_t offset) const;
 
   VqParams p_;
+  regmap::RegisterMap map_;
   uint32_t ctrl_;
   uint32_t base_ = 0;
   uint32_t status_ = 0;

@@ -1,8 +1,8 @@
 // Parameters of the vector-quantized weight dequantizer (SPEC M3), as the golden model,
 // the testbench and the encoder see them. The generator fills VqParams from the validated
-// configuration (one source of truth). The register map below is the one definition of
-// the dequantizer's configuration registers: the RTL emitter, the register-map documents,
-// the golden model and the testbench all use it.
+// configuration (one source of truth). vq_csr::register_map() is the one definition of
+// the dequantizer's registers: the RTL's package, the register-map documents, the golden
+// model and the testbench all use it.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/common/regmap.hpp"
 
 namespace npugen::golden {
 
@@ -31,6 +32,11 @@ struct WeightFormat {
 };
 
 struct VqParams {
+  // What the hardware (and the configuration schema) allows.
+  static constexpr unsigned kMinRows = 2, kMaxRows = 65536;  ///< N
+  static constexpr unsigned kMaxRowWeights = 32;              ///< M
+  static constexpr unsigned kMaxCopies = 16;                  ///< P
+
   unsigned rows = 256;             ///< N: rows of the physical codebook (power of two, >= 2)
   unsigned row_weights = 4;        ///< M: weights per row (power of two)
   unsigned copies = 4;             ///< P: physical copies = lookups per cycle
@@ -55,14 +61,14 @@ struct VqParams {
   [[nodiscard]] constexpr unsigned beat_weights() const { return copies * row_weights; }
 };
 
-/// The dequantizer's configuration and status registers (32-bit words; the address is a
-/// word index, byte offset = 4 x index).
+/// The dequantizer's configuration and status registers: byte offsets and field positions.
+/// register_map() describes them whole (the one register-map model: the RTL, documents,
+/// C header, SystemRDL and the golden model come from it).
 namespace vq_csr {
-inline constexpr unsigned kAddrBits = 2;
-inline constexpr unsigned kCtrl = 0;    ///< read/write
-inline constexpr unsigned kBase = 1;    ///< read/write
-inline constexpr unsigned kStatus = 2;  ///< read, write 1 to clear
-inline constexpr unsigned kInfo = 3;    ///< read only
+inline constexpr uint32_t kCtrl = 0x0;    ///< read/write
+inline constexpr uint32_t kBase = 0x4;    ///< read/write
+inline constexpr uint32_t kStatus = 0x8;  ///< read, write 1 to clear
+inline constexpr uint32_t kInfo = 0xc;    ///< read only
 
 // CTRL fields.
 inline constexpr unsigned kCtrlVqEnBit = 0;  ///< 1: lookups (VQ on); 0: raw weights pass
@@ -86,23 +92,8 @@ constexpr uint32_t info_value(const VqParams& p) {
          (p.copies << kInfoCopiesLsb) | (p.min_vlen_log2() << kInfoMinVlenLsb);
 }
 
-/// One documented field of a register, for the register map documents.
-struct Field {
-  std::string name;
-  unsigned lsb;
-  unsigned width;
-  std::string access;  ///< "rw", "ro", "w1c"
-  uint32_t reset;
-  std::string meaning;
-};
-struct Register {
-  std::string name;
-  unsigned index;
-  std::string meaning;
-  std::vector<Field> fields;
-};
 /// The register map of a dequantizer with parameters p.
-std::vector<Register> register_map(const VqParams& p);
+regmap::RegisterMap register_map(const VqParams& p);
 }  // namespace vq_csr
 
 }  // namespace npugen::golden

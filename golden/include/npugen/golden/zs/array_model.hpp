@@ -1,19 +1,25 @@
 // Bit-exact, cycle-aware model of the zero-skipping PE array, at its ports.
 //
-// outputs() is what the RTL presents during a cycle (a function of its registers only);
-// tick() is the rising edge that ends the cycle, taking that cycle's inputs.
+// outputs(in) is what the RTL presents during a cycle whose inputs are `in`; tick(in) is
+// the rising edge that ends the cycle (the protocol of every block's model).
 //
 // Pipeline: the weight and control-bit buffers (a FIFO of step_buffer_depth steps) feed a
 // load stage that shifts the activation window by the step's advance and reads the
 // missing rows, R per cycle; when the window is complete the step moves into the compute
 // registers, and the next cycle its products enter the adder trees. After the trees'
 // pipeline the result demultiplexers add each tile's sum into accumulator t + dx.
+//
+// Streams (valid/ready): a step enters the buffers at an edge where step_valid and
+// step_ready are high; a job's dot products leave at an edge where acc_valid and acc_ready
+// are high. While they wait (acc_valid high, acc_ready low) everything after the buffers
+// holds: no rows are read, no step moves; the buffers still take steps while not full.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "npugen/golden/common/pipeline.hpp"
 #include "npugen/golden/zs/params.hpp"
 
 namespace npugen::golden {
@@ -22,6 +28,7 @@ struct ZeroSkipInputs {
   bool step_valid = false;
   const StreamStep* step = nullptr;       ///< the step offered when step_valid
   std::span<const uint32_t> act_rd_data;  ///< R rows of L raw activations, row k at [k*L]
+  bool acc_ready = true;                  ///< the finished job's results may leave
 };
 
 struct ZeroSkipOutputs {
@@ -41,7 +48,7 @@ class ZeroSkipArrayModel {
   explicit ZeroSkipArrayModel(const ZeroSkipParams& params);
 
   void reset();
-  [[nodiscard]] ZeroSkipOutputs outputs() const;
+  [[nodiscard]] ZeroSkipOutputs outputs(const ZeroSkipInputs& in) const;
   void tick(const ZeroSkipInputs& in);
 
   [[nodiscard]] const ZeroSkipParams& params() const { return p_; }
@@ -63,8 +70,11 @@ class ZeroSkipArrayModel {
     unsigned count = 0;  // rows loaded this cycle
     uint32_t row = 0;
   };
-  [[nodiscard]] Request request() const;
+  /// The load stage's request this cycle; `hold`: the results wait, nothing moves.
+  [[nodiscard]] Request request(bool hold) const;
   void compute(InFlight& into);
+  /// The buffers take the offered step when `ready` (they were not full).
+  void push(const ZeroSkipInputs& in, bool ready);
 
   ZeroSkipParams p_;
   ControlLayout layout_;
@@ -83,9 +93,8 @@ class ZeroSkipArrayModel {
   // Compute registers.
   bool cmp_valid_ = false;
   StreamStep cmp_;
-  // Adder-tree pipeline ring (tree_stages + 1 slots) and accumulators.
-  std::vector<InFlight> ring_;
-  size_t ring_head_ = 0;
+  // Adder-tree pipeline and accumulators.
+  Pipeline<InFlight> tree_;
   std::vector<uint64_t> acc_;
   bool acc_valid_ = false;
 };

@@ -62,8 +62,9 @@ struct ControlField {
 
 /// Bit layout of one step's control word, LSB first:
 ///   [0] first, [1] last, [2 +: A] advance,
-///   then per tile t: tile offset (O bits), destination (X bits),
-///   then per tile t and lane l: lane select (S bits).
+///   then the tile offsets of tiles 0..T-1 (O bits each), their destinations (X bits each),
+///   and the lane selects of tile t, lane l at (t*L + l) (S bits each).
+/// Each kind of field is one packed array, as the RTL's control-word struct declares it.
 /// A = bits for max_rows values (at least bits for window+1 values), O = bits for H+1, X = bits for
 /// D+1, S = bits for 1 + h(2d+1). A lane select encodes (dc, dl) as
 /// ZeroSkipParams::lane_select_code: 0 for (0, 0), 1 + (dc-1)(2d+1) + dl + d for dc >= 1.
@@ -78,10 +79,14 @@ struct ControlLayout {
   static ControlLayout of(const ZeroSkipParams& p);
 
   [[nodiscard]] unsigned advance_lsb() const { return 2; }
-  [[nodiscard]] unsigned tile_bits() const { return tile_offset_bits + dest_bits; }
-  [[nodiscard]] unsigned tile_lsb(unsigned t) const { return 2 + advance_bits + t * tile_bits(); }
+  [[nodiscard]] unsigned offset_lsb(unsigned t) const {
+    return 2 + advance_bits + t * tile_offset_bits;
+  }
+  [[nodiscard]] unsigned dest_lsb(unsigned t) const {
+    return offset_lsb(tiles) + t * dest_bits;
+  }
   [[nodiscard]] unsigned lane_lsb(unsigned t, unsigned l) const {
-    return 2 + advance_bits + tiles * tile_bits() + (t * lanes + l) * lane_select_bits;
+    return dest_lsb(tiles) + (t * lanes + l) * lane_select_bits;
   }
   [[nodiscard]] unsigned width() const { return lane_lsb(tiles, 0); }
   /// Every field, in bit order (per-tile and per-lane fields of tile 0 / lane 0 only,
