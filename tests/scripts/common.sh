@@ -15,6 +15,12 @@ block_tops() {
     "$1/manifest.json"
 }
 
+# A field of every block of a design folder's manifest.json, one block a line.
+block_field() {
+  python3 -c 'import json, sys; print("\n".join(b[sys.argv[2]] for b in json.load(open(sys.argv[1]))["blocks"]))' \
+    "$1/manifest.json" "$2"
+}
+
 # Builds a mutated design folder's co-simulation of BLOCK (default the PE array) and runs
 # it for CYCLES (default 5000) with SEED (default the configuration's); it must fail with
 # status 1, a mismatch report and a reproduce command. Its output is left in DIR.out.

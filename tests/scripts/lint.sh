@@ -1,12 +1,15 @@
-# Verilator lint of every block's top of a generated design (or of one: TOP): -Wall, zero
-# warnings, no waivers needed.
+# Verilator lint of every block of a generated design (or of the block whose top is TOP):
+# -Wall, zero warnings, no waivers needed. Each block's own filelist is given with -F from
+# another directory and no --top-module: the paths resolve from the filelist's folder and
+# the filelist holds one top (no MULTITOP).
 source "$(dirname "$0")/common.sh"
-dir=$1
-tops=${2:-$(block_tops "$dir")}
-filelist=$(manifest_field "$dir" filelist)
-for top in $tops; do
-  out=$(cd "$dir" && verilator --lint-only -Wall -F "$filelist" --top-module "$top" 2>&1) \
-    || fail "verilator lint of $top failed:\n$out"
+dir=$(cd "$1" && pwd)
+only=${2:-}
+cd /
+paste <(block_field "$dir" top) <(block_field "$dir" filelist) | while read -r top filelist; do
+  [ -z "$only" ] || [ "$only" = "$top" ] || continue
+  out=$(verilator --lint-only -Wall -F "$dir/$filelist" 2>&1) \
+    || fail "verilator lint of $top ($filelist) failed:\n$out"
   [ -z "$out" ] || fail "verilator lint of $top printed warnings:\n$out"
   echo "lint clean: $top"
 done

@@ -5,7 +5,7 @@
 # c:   each C header, with a unit checking every macro's value and type against the JSON
 #      rendering (c_header_check.py), compiled by gcc -std=c89 -pedantic -Wall -Wextra -Werror.
 # rdl: each SystemRDL file elaborated by systemrdl-compiler and compared with the JSON
-#      (systemrdl_check.py); exits 77 (skipped) when $NPUGEN_PYTHON cannot import it.
+#      (systemrdl_check.py); fails when $NPUGEN_PYTHON cannot import it.
 # sv:  each package compiled by Icarus (-g2012) with a testbench printing every constant,
 #      compared with the JSON (sv_package_check.py), and linted by Verilator -Wall.
 # Python is $NPUGEN_PYTHON (default python3).
@@ -38,11 +38,8 @@ for json in "$dir"/*/docs/*_registers.json; do
       done
       ;;
     rdl)
-      "$python" -c 'import systemrdl' 2>/dev/null || {
-        echo "SKIP: $python cannot import systemrdl (pip install systemrdl-compiler;" \
-          "NPUGEN_PYTHON names the interpreter)"
-        exit 77
-      }
+      "$python" -c 'import systemrdl' 2>/dev/null \
+        || fail "$python cannot import systemrdl: scripts/setup.sh installs systemrdl-compiler"
       rdl="$block_dir/docs/${block}_registers.rdl"
       "$python" "$scripts/systemrdl_check.py" "$rdl" "$json" || fail "$rdl"
       checked=$((checked + 1))

@@ -34,8 +34,13 @@ class Block;
 struct BlockFiles {
   std::vector<std::string> rtl;            ///< rtl/*.sv, leaves first (as filelists list them)
   std::string top;                         ///< its top module
-  std::string synthesis_script;            ///< synth/*.ys
-  std::vector<std::string> register_maps;  ///< docs/*.md and sw/*.h of its registers
+  std::string synthesis_script;            ///< synth/<design>_<block>.tcl
+  std::vector<std::string> register_maps;  ///< docs/* and sw/*.h of its registers
+  std::string icarus_bench;                ///< sim/*_icarus_tb.sv replaying its vectors, if any
+  std::string icarus_bench_top;            ///< that bench's module
+  // Written by the EDA emitter for every block:
+  std::string filelist;     ///< <design>_<block>.f: its RTL, paths relative to the folder
+  std::string constraints;  ///< constraints/<design>_<block>.sdc
 };
 
 /// How a block's co-simulation bench is built and run.

@@ -1,5 +1,9 @@
 #include "elab/design.hpp"
 
+#include <fmt/format.h>
+
+#include <string>
+
 #include "version.hpp"
 
 namespace npugen::elab {
@@ -18,6 +22,7 @@ Design elaborate(const config::Config& config) {
   if (d.config_file.empty()) d.config_file = "<text>";
   d.config_hash = config::config_hash(config);
   d.clock_period_ns = 1000.0 / config.design.clock_mhz;
+  d.io_delay_ns = d.clock_period_ns / 5;
   for (const blocks::Block* b : blocks::generated(config)) d.blocks.push_back(b->elaborate(config));
   if (!d.blocks.empty()) d.top = d.blocks.front()->top();
   return d;
@@ -34,6 +39,10 @@ nlohmann::json resolved_json(const Design& d) {
                         {"config_hash", d.config_hash},
                         {"config", config::to_json(d.config)},
                         {"derived", derived}};
+}
+
+std::string Design::core_version() const {
+  return fmt::format("{}.{}", kVersion, std::stoul(config_hash.substr(0, 8), nullptr, 16));
 }
 
 }  // namespace npugen::elab

@@ -18,11 +18,17 @@ struct Design {
   std::string config_hash;  ///< SHA-256 of the resolved configuration
   /// The blocks the configuration generates, in list order.
   std::vector<std::shared_ptr<const blocks::BlockDesign>> blocks;
-  std::string top;  ///< the first block's top module (the design's primary top)
+  std::string top;             ///< the first block's top module (the design's primary top)
   double clock_period_ns = 0;  ///< 1000 / design.clock_mhz
+  /// Input and output delay of every block port in its SDC: a fifth of the period each, for
+  /// the logic around the block.
+  double io_delay_ns = 0;
 
   /// The first 16 hex digits of the hash, as file headers show it.
   [[nodiscard]] std::string short_hash() const { return config_hash.substr(0, 16); }
+  /// The FuseSoC core's version: npugen's, then the configuration hash's first 32 bits as
+  /// a decimal number (FuseSoC takes numeric versions only), so it follows the hash.
+  [[nodiscard]] std::string core_version() const;
   /// The generated block of that name, or nullptr.
   [[nodiscard]] const blocks::BlockDesign* find(std::string_view name) const;
   /// The generated block of that type, or nullptr.

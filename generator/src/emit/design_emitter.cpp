@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "emit/eda_emitter.hpp"
@@ -33,13 +32,15 @@ util::FileMap emit_design(const elab::Design& design) {
     const blocks::BlockFiles& out = outputs[i];
     const blocks::Block& block = design.blocks[i]->block();
     const blocks::BenchInfo bench = block.bench();
-    nlohmann::json b = {{"block", std::string(block.name())},
-                        {"top", out.top},
-                        {"rtl", out.rtl},
-                        {"synthesis_script", out.synthesis_script},
-                        {"bench",
-                         {{"build", fmt::format("sim/build-{}/sim", block.name())},
-                          {"modes", bench.modes}}}};
+    nlohmann::json b = {
+        {"block", std::string(block.name())},
+        {"top", out.top},
+        {"rtl", out.rtl},
+        {"filelist", out.filelist},
+        {"constraints", out.constraints},
+        {"synthesis_script", out.synthesis_script},
+        {"bench",
+         {{"build", fmt::format("sim/build-{}/sim", block.name())}, {"modes", bench.modes}}}};
     if (!out.register_maps.empty()) b["register_map"] = out.register_maps;
     blocks.push_back(b);
     for (const auto& f : out.rtl) {
@@ -54,8 +55,8 @@ util::FileMap emit_design(const elab::Design& design) {
       {"config_file", design.config_file},
       {"config_hash", design.config_hash},
       {"filelist", eda.filelist},
-      {"constraints", eda.sdc},
       {"fusesoc_core", eda.core},
+      {"readme", eda.readme},
       {"synthesis_script", outputs.empty() ? std::string() : outputs.front().synthesis_script},
       {"rtl", rtl},
       {"blocks", blocks},

@@ -73,8 +73,9 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   TemplateData icarus = port_data(design, array, package);
   icarus.set("array_module", array_module);
   icarus.set("filelist", emit::eda_paths(design).filelist);
-  files[fmt::format("sim/{}_icarus_tb.sv", array_module)] =
-      emit::render("pe_array/icarus_tb.sv.mustache", icarus);
+  out.icarus_bench = fmt::format("sim/{}_icarus_tb.sv", array_module);
+  out.icarus_bench_top = array_module + "_icarus_tb";
+  files[out.icarus_bench] = emit::render("pe_array/icarus_tb.sv.mustache", icarus);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "blocks/vq/vq.hpp"
 #include "elab/design.hpp"
+#include "emit/eda_emitter.hpp"
 #include "emit/register_map.hpp"
 #include "emit/sv_package.hpp"
 #include "emit/templates.hpp"
@@ -54,16 +55,11 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
     out.rtl.push_back(path);
   }
   out.register_maps = emit::write_register_map(map, emit::register_map_names(design), files);
-  out.synthesis_script = fmt::format("synth/{}_vq.ys", design.config.design.name);
-  kainjow::mustache::list rtl;
-  for (const auto& f : out.rtl) rtl.push_back(TemplateData("path", f));
-  TemplateData y = emit::common_data(design, "#");
-  y.set("rtl_files", rtl);
-  y.set("top", dequant_module);
-  y.set("script", out.synthesis_script);
-  y.set("ram", flag(ram));
-  y.set("copies", dec(params.copies));
-  files[out.synthesis_script] = render("vq/yosys.ys.mustache", y);
+  // The codebook copies are inferred as memories (vq.memory: ram), or not (flops).
+  TemplateData checks = d;
+  checks.set("copies", dec(params.copies));
+  out.synthesis_script = emit::synthesis_script(design, block(), out.top, out.rtl, files,
+                                                render("vq/synth_checks.tcl.mustache", checks));
   return out;
 }
 

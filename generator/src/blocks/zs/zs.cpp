@@ -205,9 +205,8 @@ nlohmann::json Design::derived_json() const {
   j["control_word_bits"] = layout.width();
   j["control_fields"] = fields;
   j["row_address_bits"] = row_bits;
-  j["modules"] = {array_module,    array.tile_module, array.tree_module,
-                  window_module,   prefetch_module,   lane_mux_module,
-                  demux_module,    accumulator_module};
+  j["modules"] = {array_module,    array.tile_module, array.tree_module, window_module,
+                  prefetch_module, lane_mux_module,   demux_module,      accumulator_module};
   return j;
 }
 
@@ -227,6 +226,16 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("DemuxOutputs", p.inter.lookaside + 1,
                           "Outputs of a result demultiplexer: D + 1 accumulators a sum may reach."),
       SvConstant::integer("Window", window, "Activation rows the window holds: h + H + 1."),
+      SvConstant::integer("ActRdWidth",
+                          int64_t{p.act_rows_per_cycle} * p.array.lanes * p.array.act_width,
+                          "Bits of the rows read per cycle: RowsPerCycle x Lanes x ActWidth."),
+      SvConstant::integer("WindowWidth", int64_t{window} * p.array.lanes * p.array.act_width,
+                          "Bits of the window: Window x Lanes x ActWidth."),
+      SvConstant::integer("TileRowsWidth",
+                          int64_t{p.intra.lookahead + 1} * p.array.lanes * p.array.act_width,
+                          "Bits of the rows one tile reads: (h + 1) x Lanes x ActWidth."),
+      SvConstant::integer("DemuxWidth", int64_t{p.inter.lookaside + 1} * p.array.acc_width,
+                          "Bits of a result demultiplexer's outputs: DemuxOutputs x AccWidth."),
       SvConstant::integer("RowsPerCycle", p.act_rows_per_cycle,
                           "R: activation rows read per cycle."),
       SvConstant::integer("StepBufferDepth", p.step_buffer_depth,
