@@ -12,6 +12,13 @@
 
 namespace npugen::tb {
 
+/// Arbitrary values on every request signal, from the raw draw `r`, at address `paddr`
+/// (what the ports see in reset).
+inline golden::ApbRequest arbitrary_request(uint64_t r, uint32_t paddr) {
+  return golden::ApbRequest{(r & 1U) != 0, (r & 2U) != 0, (r & 4U) != 0, paddr,
+                            static_cast<uint32_t>(r >> 32)};
+}
+
 class ApbMaster {
  public:
   struct Transfer {
@@ -21,7 +28,8 @@ class ApbMaster {
   };
 
   /// `addr_bits`: width of the completer's address port.
-  explicit ApbMaster(unsigned addr_bits) : addr_mask_(addr_bits >= 32 ? ~0U : (1U << addr_bits) - 1) {}
+  explicit ApbMaster(unsigned addr_bits)
+      : addr_mask_(addr_bits >= 32 ? ~0U : (1U << addr_bits) - 1) {}
 
   /// Queues a transfer; transfers run in order, one at a time.
   void push(const Transfer& t) { queue_.push_back(t); }
@@ -46,8 +54,9 @@ class ApbMaster {
       }
       case Phase::kSetup:
       case Phase::kAccess:
-        request_ = golden::ApbRequest{true, phase_ == Phase::kAccess, current_.write,
-                                      current_.addr & addr_mask_, current_.write ? current_.wdata : 0};
+        request_ =
+            golden::ApbRequest{true, phase_ == Phase::kAccess, current_.write,
+                               current_.addr & addr_mask_, current_.write ? current_.wdata : 0};
         break;
     }
     return request_;

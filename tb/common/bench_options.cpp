@@ -1,6 +1,7 @@
 #include "common/bench_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 
 namespace npugen::tb {
 
@@ -39,6 +40,10 @@ int parse_bench_options(int argc, char** argv, const BenchSpec& spec, BenchOptio
     return app.exit(e) == 0 ? 0 : 2;
   }
   return -1;
+}
+
+uint64_t probability_threshold(double p) {
+  return p >= 1.0 ? ~uint64_t{0} : static_cast<uint64_t>(std::ldexp(p, 64));
 }
 
 }  // namespace npugen::tb

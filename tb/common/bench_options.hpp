@@ -39,4 +39,8 @@ struct BenchSpec {
 /// bench should run, otherwise the exit status (0 after --help, 2 for a bad option).
 int parse_bench_options(int argc, char** argv, const BenchSpec& spec, BenchOptions& options);
 
+/// A raw 64-bit draw at or below this is "yes" with probability p (raw draws only, so a
+/// seed reproduces on every platform).
+uint64_t probability_threshold(double p);
+
 }  // namespace npugen::tb

@@ -42,8 +42,8 @@ struct RunSummary {
   /// Further lines the bench prints under its PASS line.
   std::vector<std::string> lines;
 
-  double seconds = 0;      ///< wall time of the cycles after reset
-  double rtl_share = 0;    ///< share of that time spent in the verilated model (0..1)
+  double seconds = 0;    ///< wall time of the cycles after reset
+  double rtl_share = 0;  ///< share of that time spent in the verilated model (0..1)
 
   void count(std::string name, uint64_t value) { counts.emplace_back(std::move(name), value); }
   void goal(std::string name, uint64_t value, bool required = true) {

@@ -1,25 +1,17 @@
 #include "pe_array/stimulus.hpp"
 
 #include <algorithm>
-#include <cmath>
+
+#include "common/bench_options.hpp"
 
 namespace npugen::tb {
-namespace {
-
-// A raw 64-bit draw at or below this is "yes" with probability p.
-uint64_t threshold(double p) {
-  return p >= 1.0 ? ~uint64_t{0} : static_cast<uint64_t>(std::ldexp(p, 64));
-}
-
-}  // namespace
-
 PeArrayStimulus::PeArrayStimulus(const golden::PeArrayParams& params,
                                  const StimulusOptions& options, uint64_t seed)
     : params_(params),
       options_(options),
       rng_(seed),
-      valid_threshold_(threshold(options.valid_probability)),
-      ready_threshold_(threshold(options.ready_probability)),
+      valid_threshold_(probability_threshold(options.valid_probability)),
+      ready_threshold_(probability_threshold(options.ready_probability)),
       weights_(size_t{params.tiles} * params.lanes),
       acts_(params.lanes) {
   in_.weights = weights_;

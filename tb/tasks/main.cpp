@@ -117,10 +117,9 @@ class TasksBench {
   void drive_reset(Vdut& dut, std::mt19937_64& junk) {
     in_ = TaskUnitInputs{};
     const uint64_t r = junk();
-    in_.apb = ApbRequest{(r & 1U) != 0, (r & 2U) != 0, (r & 4U) != 0,
-                         static_cast<uint32_t>(r >> 8) % (kP.queues + 2) * 0x20 +
-                             static_cast<uint32_t>(r >> 20) % 0x20,
-                         static_cast<uint32_t>(r >> 32)};
+    in_.apb =
+        npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) % (kP.queues + 2) * 0x20 +
+                                             static_cast<uint32_t>(r >> 20) % 0x20);
     in_.mem_rvalid = junk() & 1U;
     in_.mem_rdata = static_cast<uint32_t>(junk());
     in_.done = {static_cast<uint32_t>(junk()) & ((1U << kP.neural_engines) - 1),
@@ -287,8 +286,8 @@ class TasksBench {
     s.goal("transfers answered PSLVERR", apb_.errors());
     const bool queues = kP.queues > 1;
     s.goal("fetch-queue replacements", replacements_, queues);
-    s.goal("fetches from a locked queue while a higher-priority queue waited",
-           locks_over_higher_, queues);
+    s.goal("fetches from a locked queue while a higher-priority queue waited", locks_over_higher_,
+           queues);
     s.count("most task-buffer entries used", most_entries_);
     s.count("triggered loads whose state never came", triggers_missed_);
     s.limits = scenarios_.limits();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/apb_master.hpp"
 #include "common/apb_port.hpp"
 #include "common/cosim.hpp"
 #include "common/port_bits.hpp"
@@ -66,13 +67,14 @@ class VqBench {
     in_.cb_we = junk() & 1U;
     in_.cb_row = static_cast<unsigned>(junk() % kP.rows);
     const uint64_t r = junk();
-    in_.apb = ApbRequest{(r & 1U) != 0, (r & 2U) != 0, (r & 4U) != 0,
-                         static_cast<uint32_t>(r >> 8) & ((1U << golden_.register_map().addr_bits()) - 1),
-                         static_cast<uint32_t>(r >> 32)};
+    in_.apb = npugen::tb::arbitrary_request(
+        r, static_cast<uint32_t>(r >> 8) & ((1U << golden_.register_map().addr_bits()) - 1));
     for (auto& i : in_.index) i = static_cast<uint32_t>(junk());
     drive(dut, in_);
   }
-  void check_reset(const Vdut& dut, Checker& check) { compare_control(dut, golden_.outputs(in_), check); }
+  void check_reset(const Vdut& dut, Checker& check) {
+    compare_control(dut, golden_.outputs(in_), check);
+  }
 
   bool drive(Vdut& dut, uint64_t cycle) {
     if (cycle >= cycles_) return false;
@@ -148,8 +150,8 @@ class VqBench {
   }
 
   [[nodiscard]] std::vector<std::string> diagnose() const {
-    return {fmt::format("beats taken so far: {}; layers started: {}", beats_out_,
-                        stimulus_.layers())};
+    return {
+        fmt::format("beats taken so far: {}; layers started: {}", beats_out_, stimulus_.layers())};
   }
   [[nodiscard]] std::string repro_args() const { return throughput_ ? " --mode throughput" : ""; }
 
@@ -187,8 +189,8 @@ class VqBench {
                                beats_out_, weights_text(ref.weights, 16), weights_text(got_, 16)));
       }
       if (ref.error != static_cast<bool>(dut.out_err_o)) {
-        check.fail(fmt::format("RTL vs reference, beat {}: error flag {}, reference {}",
-                               beats_out_, dut.out_err_o, ref.error));
+        check.fail(fmt::format("RTL vs reference, beat {}: error flag {}, reference {}", beats_out_,
+                               dut.out_err_o, ref.error));
       }
       reference_.pop();
     }

@@ -26,11 +26,6 @@ using npugen::tb::ZsJobSource;
 
 constexpr const ZeroSkipParams& kP = npugen::design::kZeroSkip;
 
-/// A raw 64-bit draw at or below this is "yes" with probability p.
-uint64_t threshold(double p) {
-  return p >= 1.0 ? ~uint64_t{0} : static_cast<uint64_t>(std::ldexp(p, 64));
-}
-
 class ZsBench {
  public:
   static npugen::tb::BenchSpec spec() {
@@ -51,8 +46,8 @@ class ZsBench {
         golden_(kP),
         source_(kP, o.max_rows, o.seed),
         rng_(o.seed ^ 0x9e3779b97f4a7c15ULL),
-        valid_threshold_(threshold(o.valid_probability)),
-        ready_threshold_(threshold(npugen::design::kReadyProbability)),
+        valid_threshold_(npugen::tb::probability_threshold(o.valid_probability)),
+        ready_threshold_(npugen::tb::probability_threshold(npugen::design::kReadyProbability)),
         rd_(size_t{kP.act_rows_per_cycle} * kP.array.lanes, 0) {}
 
   void drive_reset(Vdut& dut, std::mt19937_64& junk) {
@@ -97,8 +92,7 @@ class ZsBench {
                               kP.array.tiles * kP.array.lanes, kP.array.weight_width);
       const auto words = pack_control(layout_, in_.step->control);
       for (unsigned i = 0; i < layout_.width(); i += 32) {
-        npugen::tb::set_bits(dut.step_ctrl_i, i, std::min(32U, layout_.width() - i),
-                             words[i / 32]);
+        npugen::tb::set_bits(dut.step_ctrl_i, i, std::min(32U, layout_.width() - i), words[i / 32]);
       }
     }
     dut.acc_ready_i = in_.acc_ready;
@@ -111,8 +105,8 @@ class ZsBench {
       for (unsigned k = 0; k < want_.act_rd_count; ++k) {
         const size_t row = size_t{want_.act_rd_row} + k;
         if (row >= job.weights.rows) continue;  // past the job's last row: zeros
-        std::copy_n(job.acts.begin() + static_cast<ptrdiff_t>(row * kP.array.lanes),
-                    kP.array.lanes, rd_.begin() + static_cast<ptrdiff_t>(k * kP.array.lanes));
+        std::copy_n(job.acts.begin() + static_cast<ptrdiff_t>(row * kP.array.lanes), kP.array.lanes,
+                    rd_.begin() + static_cast<ptrdiff_t>(k * kP.array.lanes));
       }
     }
     in_.act_rd_data = rd_;
@@ -147,8 +141,7 @@ class ZsBench {
     s.count("schedule steps", schedule_total_);
     s.count("steps streamed", steps_total_);
     s.goal("every sparsity pattern", results_ >= npugen::tb::zs_patterns().size() ? 1 : 0);
-    s.goal("cycles results waited for acc_ready", held_,
-           npugen::design::kReadyProbability < 1.0);
+    s.goal("cycles results waited for acc_ready", held_, npugen::design::kReadyProbability < 1.0);
     if (npugen::design::kReadyProbability >= 1.0) {
       s.limits.push_back("sim.ready_probability is 1: the results never wait");
     }
@@ -203,14 +196,16 @@ class ZsBench {
       const uint64_t got =
           npugen::tb::get_bits(dut.acc_o, t * kP.array.acc_width, kP.array.acc_width);
       if (want[t] != got) {
-        check.fail(fmt::format("RTL vs dense reference, job {} ({}) tile {}: reference 0x{:x}, "
-                               "RTL 0x{:x}",
-                               results_, job.pattern, t, want[t], got));
+        check.fail(
+            fmt::format("RTL vs dense reference, job {} ({}) tile {}: reference 0x{:x}, "
+                        "RTL 0x{:x}",
+                        results_, job.pattern, t, want[t], got));
       }
       if (want[t] != want_.acc[t]) {
-        check.fail(fmt::format("golden vs dense reference, job {} ({}) tile {}: reference "
-                               "0x{:x}, golden 0x{:x}",
-                               results_, job.pattern, t, want[t], want_.acc[t]));
+        check.fail(
+            fmt::format("golden vs dense reference, job {} ({}) tile {}: reference "
+                        "0x{:x}, golden 0x{:x}",
+                        results_, job.pattern, t, want[t], want_.acc[t]));
       }
     }
     dense_total_ += job.weights.rows;

@@ -109,22 +109,18 @@ void emit_eda(const elab::Design& design, std::vector<blocks::BlockFiles>& block
     std::string joined;
     for (const auto& set : filesets) joined += (joined.empty() ? "" : ", ") + set;
     d.set("filesets", joined);
-    d.set("last", i + 1 == blocks.size() ? TemplateData(TemplateData::type::bool_true)
-                                         : TemplateData(TemplateData::type::bool_false));
+    d.set("last", flag(i + 1 == blocks.size()));
     d.set("filelist", b.filelist);
     d.set("constraints", b.constraints);
     d.set("synthesis_script", b.synthesis_script);
     d.set("synthesis_script_file", b.synthesis_script.substr(b.synthesis_script.rfind('/') + 1));
-    d.set("has_icarus_bench", b.icarus_bench.empty() ? TemplateData(TemplateData::type::bool_false)
-                                                     : TemplateData(TemplateData::type::bool_true));
+    d.set("has_icarus_bench", flag(!b.icarus_bench.empty()));
     d.set("icarus_bench", b.icarus_bench);
     d.set("icarus_bench_top", b.icarus_bench_top);
     kainjow::mustache::list maps;
     for (const auto& m : b.register_maps) maps.push_back(TemplateData("path", m));
     d.set("register_maps", maps);
-    d.set("has_register_maps", b.register_maps.empty()
-                                   ? TemplateData(TemplateData::type::bool_false)
-                                   : TemplateData(TemplateData::type::bool_true));
+    d.set("has_register_maps", flag(!b.register_maps.empty()));
     block_list.push_back(d);
   }
 
