@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libkainjow-mustache-dev libssl-dev
   catch2                                    # tests (Catch2 v2)
   verilator iverilog yosys z3               # co-simulation, cross-checks, exact optimum
+  gtkwave                                   # fst2vcd: the tests read the waveforms
   ccache                                    # the co-simulations' common objects, compiled once
   clang-14 libclang-rt-14-dev               # fuzz targets (libFuzzer, sanitizers)
   opensta qflow-tech-osu018                 # static timing of the SDC (OSU 0.18 um cells)

@@ -39,11 +39,11 @@ Config read(Reader& r, Section root, const Parts& parts) {
       sim.number("valid_probability", {0.01, 1, c.sim.valid_probability,
                                        "Probability that a cycle presents a step; the rest are "
                                        "bubbles."});
-  c.sim.ready_probability = sim.number(
-      "ready_probability",
-      {0.01, 1, c.sim.ready_probability,
-       "Probability that a block's output stream is ready in a cycle (the benches' "
-       "back-pressure); in the other cycles the block must hold its output."});
+  c.sim.ready_probability =
+      sim.number("ready_probability",
+                 {0.01, 1, c.sim.ready_probability,
+                  "Probability that a block's output stream is ready in a cycle (the benches' "
+                  "back-pressure); in the other cycles the block must hold its output."});
   sim.integer("max_dot_length", c.sim.max_dot_length, 1, 65536,
               "Longest dot product, in steps, the stimulus draws.");
   sim.finish();
@@ -57,6 +57,7 @@ LoadResult validate(const YAML::Node& document, const std::string& display_name,
   LoadResult result;
   Reader reader(display_name, result.diagnostics);
   Config c = read(reader, reader.root(document), parts);
+  c.resolved = reader.resolved();
   if (result.diagnostics.empty()) result.config = std::move(c);
   return result;
 }
@@ -97,19 +98,7 @@ Schema describe_schema(const Parts& parts) {
   return schema;
 }
 
-nlohmann::json to_json(const Config& c) {
-  nlohmann::json j = nlohmann::json::object();
-  j["design"] = {{"name", c.design.name},
-                 {"module_prefix", c.design.module_prefix},
-                 {"clock_mhz", c.design.clock_mhz}};
-  for (const SchemaPart* part : c.parts) j[std::string(part->name())] = part->to_json(c);
-  j["sim"] = {{"cycles", c.sim.cycles},
-              {"seed", c.sim.seed},
-              {"valid_probability", c.sim.valid_probability},
-              {"ready_probability", c.sim.ready_probability},
-              {"max_dot_length", c.sim.max_dot_length}};
-  return j;
-}
+nlohmann::json to_json(const Config& c) { return c.resolved; }
 
 std::string config_hash(const Config& config) { return util::sha256_hex(to_json(config).dump()); }
 

@@ -36,8 +36,8 @@ struct SimConfig {
 struct Config;
 
 /// A section of the schema read by another part of npugen (a block): one object reads it
-/// (or, in describe mode, documents it) and writes it back as JSON, so each key is defined
-/// in one place.
+/// or, in describe mode, documents it; the reader records every value it resolves, so the
+/// resolved JSON needs no second list of keys.
 class SchemaPart {
  public:
   virtual ~SchemaPart() = default;
@@ -45,8 +45,6 @@ class SchemaPart {
   [[nodiscard]] virtual std::string_view name() const = 0;
   /// Reads the section from the root mapping into `config` (documents it when describing).
   virtual void read(Reader& reader, Section& root, Config& config) const = 0;
-  /// The section as resolved (every default filled in), canonical key order.
-  [[nodiscard]] virtual nlohmann::json to_json(const Config& config) const = 0;
 };
 
 /// The sections' structs, by section name. Each part stores and finds its own type.
@@ -75,6 +73,8 @@ struct Config {
   SectionValues sections;                ///< every part's struct
   std::vector<const SchemaPart*> parts;  ///< the parts, in schema order
   std::filesystem::path source;          ///< the file it was read from (not part of the hash)
+  /// Every key as read, defaults filled in (Reader::resolved()): the resolved configuration.
+  nlohmann::json resolved;
 };
 
 struct LoadResult {

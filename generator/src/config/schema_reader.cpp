@@ -48,18 +48,20 @@ Reader::Reader(Schema& schema) : schema_(&schema) {}
 
 Section Reader::root(const YAML::Node& document) {
   if (document.IsNull() || !document.IsDefined()) {
-    return Section(*this, "", Location{1, 1}, std::nullopt);
+    return Section(*this, "", nlohmann::json::json_pointer(), Location{1, 1}, std::nullopt);
   }
   if (!document.IsMap()) {
     error(
         location_from(document.Mark()), "",
         fmt::format("the top level must be a mapping of sections, got {}", show_scalar(document)));
-    return Section(*this, "", Location{1, 1}, std::nullopt);
+    return Section(*this, "", nlohmann::json::json_pointer(), Location{1, 1}, std::nullopt);
   }
-  return Section(*this, "", Location{1, 1}, document);
+  return Section(*this, "", nlohmann::json::json_pointer(), Location{1, 1}, document);
 }
 
-Section Reader::root() { return Section(*this, "", Location{}, std::nullopt); }
+Section Reader::root() {
+  return Section(*this, "", nlohmann::json::json_pointer(), Location{}, std::nullopt);
+}
 
 void Reader::error(Location where, const std::string& key_path, const std::string& message) {
   if (diagnostics_ == nullptr) return;
@@ -72,9 +74,9 @@ void Reader::rule(const std::string& text) {
 
 // --------------------------------------------------------------------------- Section
 
-Section::Section(Reader& reader, std::string path, Location location,
-                 std::optional<YAML::Node> node)
-    : reader_(&reader), path_(std::move(path)), location_(location) {
+Section::Section(Reader& reader, std::string path, nlohmann::json::json_pointer pointer,
+                 Location location, std::optional<YAML::Node> node)
+    : reader_(&reader), path_(std::move(path)), pointer_(std::move(pointer)), location_(location) {
   if (!node) return;
   for (auto it = node->begin(); it != node->end(); ++it) {
     Item item{it->first.Scalar(), location_from(it->first.Mark()), it->second};
@@ -138,7 +140,7 @@ bool Section::scalar_ok(const Item& item, const char* expected) {
   return false;
 }
 
-int64_t Section::integer(const std::string& key, const IntSpec& spec) {
+int64_t Section::integer_value(const std::string& key, const IntSpec& spec) {
   const std::string range = fmt::format("{} to {}", spec.min, spec.max);
   document(key, "integer", spec.default_value ? std::to_string(*spec.default_value) : "required",
            range, spec.doc);
@@ -161,7 +163,7 @@ int64_t Section::integer(const std::string& key, const IntSpec& spec) {
   return value;
 }
 
-double Section::number(const std::string& key, const NumberSpec& spec) {
+double Section::number_value(const std::string& key, const NumberSpec& spec) {
   const std::string range =
       fmt::format("{} to {}", format_number(spec.min), format_number(spec.max));
   document(key, "number", spec.default_value ? format_number(*spec.default_value) : "required",
@@ -185,7 +187,8 @@ double Section::number(const std::string& key, const NumberSpec& spec) {
   return value;
 }
 
-bool Section::boolean(const std::string& key, std::optional<bool> default_value, const char* doc) {
+bool Section::boolean_value(const std::string& key, std::optional<bool> default_value,
+                            const char* doc) {
   document(key, "boolean", default_value ? (*default_value ? "true" : "false") : "required",
            "true or false", doc);
   const bool fallback = default_value.value_or(false);
@@ -200,8 +203,9 @@ bool Section::boolean(const std::string& key, std::optional<bool> default_value,
   return fallback;
 }
 
-std::string Section::identifier(const std::string& key, std::optional<std::string> default_value,
-                                const char* doc, const char* default_doc) {
+std::string Section::identifier_value(const std::string& key,
+                                      std::optional<std::string> default_value, const char* doc,
+                                      const char* default_doc) {
   const char* constraint = "letter, then letters, digits, _ (at most 63)";
   document(key, "identifier",
            default_doc != nullptr ? std::string(default_doc) : default_value.value_or("required"),
@@ -225,9 +229,9 @@ std::string Section::identifier(const std::string& key, std::optional<std::strin
   return text;
 }
 
-std::string Section::choice(const std::string& key, const std::string& default_value,
-                            const std::string& constraint, const char* doc,
-                            const std::function<bool(const std::string&)>& valid) {
+std::string Section::choice_value(const std::string& key, const std::string& default_value,
+                                  const std::string& constraint, const char* doc,
+                                  const std::function<bool(const std::string&)>& valid) {
   document(key, "word", default_value, constraint, doc);
   const Item* item = lookup(key, false, constraint);
   if (item == nullptr) return default_value;
@@ -246,18 +250,39 @@ std::string Section::choice(const std::string& key, const std::string& default_v
   return text;
 }
 
+// The public readers record what each key resolved to (see resolved()).
+int64_t Section::integer(const std::string& key, const IntSpec& spec) {
+  return resolved(key, integer_value(key, spec));
+}
+double Section::number(const std::string& key, const NumberSpec& spec) {
+  return resolved(key, number_value(key, spec));
+}
+bool Section::boolean(const std::string& key, std::optional<bool> default_value, const char* doc) {
+  return resolved(key, boolean_value(key, default_value, doc));
+}
+std::string Section::identifier(const std::string& key, std::optional<std::string> default_value,
+                                const char* doc, const char* default_doc) {
+  return resolved(key, identifier_value(key, std::move(default_value), doc, default_doc));
+}
+std::string Section::choice(const std::string& key, const std::string& default_value,
+                            const std::string& constraint, const char* doc,
+                            const std::function<bool(const std::string&)>& valid) {
+  return resolved(key, choice_value(key, default_value, constraint, doc, valid));
+}
+
 Section Section::section(const std::string& key, const char* doc) {
   document(key, "mapping", "", "", doc);
   const Item* item = find(key);
   if (item == nullptr || item->value.IsNull()) {
-    return Section(*reader_, path_of(key), item ? item->key_location : location_, std::nullopt);
+    return Section(*reader_, path_of(key), pointer_ / key, item ? item->key_location : location_,
+                   std::nullopt);
   }
   if (!item->value.IsMap()) {
     reader_->error(location_of(key), path_of(key),
                    fmt::format("expected a mapping of keys, got {}", show_scalar(item->value)));
-    return Section(*reader_, path_of(key), item->key_location, std::nullopt);
+    return Section(*reader_, path_of(key), pointer_ / key, item->key_location, std::nullopt);
   }
-  return Section(*reader_, path_of(key), item->key_location, item->value);
+  return Section(*reader_, path_of(key), pointer_ / key, item->key_location, item->value);
 }
 
 std::vector<Section> Section::list(const std::string& key, const char* doc, int min_count,
@@ -266,14 +291,16 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
            fmt::format("{} to {} mappings", min_count, max_count), doc);
   std::vector<Section> out;
   if (reader_->describing()) {
-    out.push_back(Section(*reader_, path_of(key) + "[]", location_, std::nullopt));
+    out.push_back(
+        Section(*reader_, path_of(key) + "[]", pointer_ / key / 0, location_, std::nullopt));
     return out;
   }
   const Item* item = lookup(key, min_count > 0 && default_count == 0,
                             fmt::format("a list of {} to {} mappings", min_count, max_count));
   auto defaults = [&](Location where) {
     for (int i = 0; i < default_count; ++i) {
-      out.push_back(Section(*reader_, fmt::format("{}[{}]", path_of(key), i), where, std::nullopt));
+      out.push_back(Section(*reader_, fmt::format("{}[{}]", path_of(key), i),
+                            pointer_ / key / static_cast<size_t>(i), where, std::nullopt));
     }
     return out;
   };
@@ -293,15 +320,16 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
   for (int i = 0; i < count; ++i) {
     const YAML::Node element = item->value[i];
     const std::string path = fmt::format("{}[{}]", path_of(key), i);
+    const auto pointer = pointer_ / key / static_cast<size_t>(i);
     const Location where = location_from(element.Mark());
     if (element.IsNull()) {
-      out.push_back(Section(*reader_, path, where, std::nullopt));
+      out.push_back(Section(*reader_, path, pointer, where, std::nullopt));
     } else if (!element.IsMap()) {
       reader_->error(where, path,
                      fmt::format("expected a mapping of keys, got {}", show_scalar(element)));
-      out.push_back(Section(*reader_, path, where, std::nullopt));
+      out.push_back(Section(*reader_, path, pointer, where, std::nullopt));
     } else {
-      out.push_back(Section(*reader_, path, where, element));
+      out.push_back(Section(*reader_, path, pointer, where, element));
     }
   }
   return out;
@@ -316,6 +344,15 @@ void Section::retired(const std::string& key, const std::string& message) {
 
 std::vector<Section::Name> Section::names(const std::string& key, const char* doc, int min_count,
                                           int max_count) {
+  std::vector<Name> out = names_value(key, doc, min_count, max_count);
+  std::vector<std::string> texts;
+  for (const auto& n : out) texts.push_back(n.text);
+  resolved(key, texts);
+  return out;
+}
+
+std::vector<Section::Name> Section::names_value(const std::string& key, const char* doc,
+                                                int min_count, int max_count) {
   document(key, "list", "[]", fmt::format("{} to {} identifiers", min_count, max_count), doc);
   std::vector<Name> out;
   const Item* item = find(key);

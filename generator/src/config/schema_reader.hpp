@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -102,6 +103,10 @@ class Section {
   /// A key that no longer belongs here (not documented): given, it is reported with
   /// `message`, which says where it went.
   void retired(const std::string& key, const std::string& message);
+  /// Replaces what a key resolved to by its canonical form, for keys whose meaning other
+  /// keys change (a level switched off means lookahead 0), so that configurations that mean
+  /// the same design resolve, and hash, the same.
+  void canonical(const std::string& key, nlohmann::json value) { resolved(key, std::move(value)); }
   /// Whether the mapping has the key (reading it is still up to the caller).
   [[nodiscard]] bool has(const std::string& key) const;
 
@@ -121,18 +126,35 @@ class Section {
     Location key_location;
     YAML::Node value;
   };
-  Section(Reader& reader, std::string path, Location location, std::optional<YAML::Node> node);
+  Section(Reader& reader, std::string path, nlohmann::json::json_pointer pointer, Location location,
+          std::optional<YAML::Node> node);
 
   [[nodiscard]] const Item* find(const std::string& key) const;
+  // The readers behind the public ones, which record the value they return.
+  int64_t integer_value(const std::string& key, const IntSpec& spec);
+  double number_value(const std::string& key, const NumberSpec& spec);
+  bool boolean_value(const std::string& key, std::optional<bool> default_value, const char* doc);
+  std::string identifier_value(const std::string& key, std::optional<std::string> default_value,
+                               const char* doc, const char* default_doc);
+  std::string choice_value(const std::string& key, const std::string& default_value,
+                           const std::string& constraint, const char* doc,
+                           const std::function<bool(const std::string&)>& valid);
+  std::vector<Name> names_value(const std::string& key, const char* doc, int min_count,
+                                int max_count);
   void document(const std::string& key, const char* type, std::string default_value,
                 std::string constraint, const char* doc);
   /// The key's item; nullptr when absent (an error when the key is required).
   const Item* lookup(const std::string& key, bool required, const std::string& expected);
   /// Common checks for a scalar value; false (with an error recorded) when unusable.
   bool scalar_ok(const Item& item, const char* expected);
+  /// Records the value a key resolved to (given or default) in the reader's resolved
+  /// document, and returns it.
+  template <typename T>
+  T resolved(const std::string& key, T value);
 
   Reader* reader_;
   std::string path_;
+  nlohmann::json::json_pointer pointer_;  ///< where the section sits in the resolved document
   Location location_;
   std::vector<Item> items_;                        ///< in file order
   std::unordered_map<std::string, size_t> index_;  ///< key -> position in items_
@@ -154,13 +176,23 @@ class Reader {
   void rule(const std::string& text);
 
   [[nodiscard]] bool describing() const { return schema_ != nullptr; }
+  /// Every key read so far, with the value it resolved to (defaults filled in): the
+  /// resolved configuration, written by the same calls that read it.
+  [[nodiscard]] const nlohmann::json& resolved() const { return resolved_; }
 
  private:
   friend class Section;
   std::string file_;
   Diagnostics* diagnostics_ = nullptr;
   Schema* schema_ = nullptr;
+  nlohmann::json resolved_ = nlohmann::json::object();
 };
+
+template <typename T>
+T Section::resolved(const std::string& key, T value) {
+  if (!reader_->describing()) reader_->resolved_[pointer_ / key] = value;
+  return value;
+}
 
 /// Renders the schema as a Markdown table plus the list of rules.
 std::string schema_markdown(const Schema& schema);

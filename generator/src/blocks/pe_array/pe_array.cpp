@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "emit/cpp_literal.hpp"
 #include "npugen/golden/common/bits.hpp"
 
 namespace npugen::blocks::pe_array {
@@ -79,15 +80,6 @@ class PeArrayBlock : public Block {
   [[nodiscard]] std::string_view title() const override { return "the dense PE array"; }
   void read(config::Reader& r, config::Section& root, config::Config& c) const override {
     c.sections.put(kName, read_section(r, root));
-  }
-  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
-    const auto& p = params(c);
-    return {{"tiles", p.tiles},
-            {"lanes", p.lanes},
-            {"weight", {{"width", p.weight_width}, {"signed", p.weight_signed}}},
-            {"activation", {{"width", p.act_width}, {"signed", p.act_signed}}},
-            {"accumulator", {{"width", p.acc_width}}},
-            {"adder_tree", {{"pipeline_stages", p.tree_stages}}}};
   }
   [[nodiscard]] bool enabled(const config::Config&) const override { return true; }
   [[nodiscard]] BenchInfo bench() const override {
@@ -265,14 +257,11 @@ std::vector<std::string> Design::summary() const {
 }
 
 std::string params_declaration(const Array& a) {
-  const auto& p = a.params;
-  return fmt::format(
-      "inline constexpr golden::PeArrayParams kPeArray{{\n"
-      "    .tiles = {},\n    .lanes = {},\n    .weight_width = {},\n    .weight_signed = {},\n"
-      "    .act_width = {},\n    .act_signed = {},\n    .acc_width = {},\n    .tree_stages = {},\n"
-      "}};\nstatic_assert(kPeArray.latency() == {}, \"golden latency differs from the RTL's\");\n",
-      p.tiles, p.lanes, p.weight_width, p.weight_signed, p.act_width, p.act_signed, p.acc_width,
-      p.tree_stages, a.latency);
+  return emit::cpp_constant("PeArrayParams", "kPeArray", a.params) +
+         fmt::format(
+             "static_assert(kPeArray.latency() == {}, \"golden latency differs from the "
+             "RTL's\");\n",
+             a.latency);
 }
 
 DesignParams Design::design_params() const {

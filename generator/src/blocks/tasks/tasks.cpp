@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "emit/cpp_literal.hpp"
+
 namespace npugen::blocks::tasks {
 namespace {
 
@@ -53,21 +55,6 @@ class TasksBlock : public Block {
   [[nodiscard]] std::string_view title() const override { return "the task unit"; }
   void read(config::Reader&, config::Section& root, config::Config& c) const override {
     c.sections.put(kName, read_section(root));
-  }
-  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
-    const TasksConfig& t = config_of(c);
-    const auto& p = t.params;
-    return {{"enabled", t.enabled},
-            {"entries", p.entries},
-            {"queues", p.queues},
-            {"neural_engines", p.neural_engines},
-            {"planar_engines", p.planar_engines},
-            {"config_queue_depth", p.config_queue_depth},
-            {"buffer_words", p.buffer_words},
-            {"memory_words", p.memory_words},
-            {"memory_latency", p.memory_latency},
-            {"cycle_bits", p.cycle_bits},
-            {"planar_words_per_cycle", t.planar_words_per_cycle}};
   }
   [[nodiscard]] bool enabled(const config::Config& c) const override {
     return config_of(c).enabled;
@@ -201,18 +188,11 @@ std::vector<std::string> Design::summary() const {
 }
 
 DesignParams Design::design_params() const {
-  const auto& p = params;
-  return {
-      {"npugen/golden/tasks/params.hpp"},
-      fmt::format("inline constexpr golden::TaskParams kTasks{{\n"
-                  "    .entries = {},\n    .queues = {},\n    .neural_engines = {},\n"
-                  "    .planar_engines = {},\n    .config_queue_depth = {},\n"
-                  "    .buffer_words = {},\n    .memory_words = {},\n"
-                  "    .memory_latency = {},\n    .cycle_bits = {},\n}};\n"
-                  "static_assert(kTasks.region_bits() == {}, \"golden region width differs "
-                  "from the RTL's\");\n",
-                  p.entries, p.queues, p.neural_engines, p.planar_engines, p.config_queue_depth,
-                  p.buffer_words, p.memory_words, p.memory_latency, p.cycle_bits, p.region_bits())};
+  return {{"npugen/golden/tasks/params.hpp"},
+          emit::cpp_constant("TaskParams", "kTasks", params) +
+              fmt::format("static_assert(kTasks.region_bits() == {}, \"golden region width "
+                          "differs from the RTL's\");\n",
+                          params.region_bits())};
 }
 
 }  // namespace npugen::blocks::tasks

@@ -24,7 +24,7 @@ const TasksConfig& config_of(const config::Config& config);
 
 class Design : public BlockDesign {
  public:
-  golden::TaskParams params;  ///< also what the scheduler and the co-simulation use
+  golden::TaskParams params;        ///< also what the scheduler and the co-simulation use
   golden::TaskConfigLayout layout;  ///< a parsed task in the configuration queue and buffer
 
   std::string unit_module;     ///< the top

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "emit/cpp_literal.hpp"
 #include "npugen/golden/common/bits.hpp"
 
 namespace npugen::blocks::vq {
@@ -69,16 +70,6 @@ class VqBlock : public Block {
   void read(config::Reader& r, config::Section& root, config::Config& c) const override {
     c.sections.put(kName, read_section(r, root));
   }
-  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
-    const VqConfig& v = config_of(c);
-    return {{"enabled", v.enabled},
-            {"rows", v.params.rows},
-            {"row_weights", v.params.row_weights},
-            {"copies", v.params.copies},
-            {"min_vector_length", v.params.min_vector_length},
-            {"weight_format", v.params.weight.name()},
-            {"memory", v.ram ? "ram" : "flops"}};
-  }
   [[nodiscard]] bool enabled(const config::Config& c) const override {
     return config_of(c).enabled;
   }
@@ -98,7 +89,8 @@ class VqBlock : public Block {
     v->row_width = static_cast<int>(v->params.row_weights) * v->weight_width;
     v->beat_width = static_cast<int>(v->params.copies) * v->row_width;
     v->offset_bits = static_cast<int>(v->params.row_log2());
-    v->shift_bits = std::max(1, static_cast<int>(golden::ceil_log2(static_cast<uint64_t>(v->row_width))));
+    v->shift_bits =
+        std::max(1, static_cast<int>(golden::ceil_log2(static_cast<uint64_t>(v->row_width))));
     const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
     v->dequant_module = stem + "_dequant";
     v->codebook_module = stem + "_codebook";
@@ -187,17 +179,11 @@ std::vector<std::string> Design::summary() const {
 }
 
 DesignParams Design::design_params() const {
-  const auto& p = params;
-  const char* kinds[] = {"kInt", "kUint", "kFp16", "kBf16"};
   return {{"npugen/golden/vq/params.hpp"},
-          fmt::format("inline constexpr golden::VqParams kVq{{\n"
-                      "    .rows = {},\n    .row_weights = {},\n    .copies = {},\n"
-                      "    .min_vector_length = {},\n"
-                      "    .weight = {{.kind = golden::WeightKind::{}, .width = {}}},\n}};\n"
-                      "static_assert(kVq.index_bits() == {}, \"golden index width differs from "
-                      "the RTL's\");\n",
-                      p.rows, p.row_weights, p.copies, p.min_vector_length,
-                      kinds[static_cast<int>(p.weight.kind)], p.weight.width, p.index_bits())};
+          emit::cpp_constant("VqParams", "kVq", params) +
+              fmt::format("static_assert(kVq.index_bits() == {}, \"golden index width differs "
+                          "from the RTL's\");\n",
+                          params.index_bits())};
 }
 
 }  // namespace npugen::blocks::vq

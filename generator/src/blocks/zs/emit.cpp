@@ -36,18 +36,17 @@ TemplateData zs_data(const elab::Design& design, const Design& z) {
   // Numbers the comments show.
   d.set("depth", dec(p.step_buffer_depth));
   d.set("window", dec(z.window));
-  d.set("window_last", dec(z.window - 1));
   d.set("rows_per_cycle", dec(p.act_rows_per_cycle));
-  d.set("row_width", dec(z.array.lanes * z.array.act_width));
+  d.set("row_width", dec(z.row_width));
   d.set("ctrl_width", dec(z.layout.width()));
   d.set("h", dec(p.intra.lookahead));
   d.set("d", dec(p.intra.lookaside));
   d.set("big_h", dec(p.inter.lookahead));
   d.set("big_d", dec(p.inter.lookaside));
-  d.set("tile_rows", dec(p.intra.lookahead + 1));
+  d.set("tile_rows", dec(z.tile_rows));
   d.set("lane_selects", dec(p.lane_selects()));
-  d.set("span", dec(2 * p.intra.lookaside + 1));
-  d.set("inputs", dec(p.inter.lookaside + 1));
+  d.set("span", dec(z.lane_span));
+  d.set("inputs", dec(z.demux_inputs));
   return d;
 }
 
@@ -56,7 +55,8 @@ TemplateData zs_data(const elab::Design& design, const Design& z) {
 BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const {
   BlockFiles out;
   out.top = array_module;
-  out.rtl.push_back(emit::emit_package(design, block().name(), block().title(), constants(), files));
+  out.rtl.push_back(
+      emit::emit_package(design, block().name(), block().title(), constants(), files));
   out.rtl.push_back(emit::emit_fifo(design, files));
   for (const auto& path : pe_array::emit_tile_and_tree(design, array, package, true, files)) {
     out.rtl.push_back(path);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "emit/cpp_literal.hpp"
 #include "npugen/golden/common/bits.hpp"
 
 namespace npugen::blocks::zs {
@@ -45,6 +46,12 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
     if (!on) *depth[i] = golden::SkipDepth{0, 0};
   }
   if (levels.size() < 2) p.inter = golden::SkipDepth{0, 0};
+  auto level_json = [](const golden::SkipDepth& d) {
+    return nlohmann::json{{"enabled", d.lookahead != 0 || d.lookaside != 0},
+                          {"lookahead", d.lookahead},
+                          {"lookaside", d.lookaside}};
+  };
+  s.canonical("levels", {level_json(p.intra), level_json(p.inter)});
   s.integer("act_rows_per_cycle", p.act_rows_per_cycle, 1, 16,
             "R: activation rows the activation buffer delivers per cycle. A step whose window "
             "needs n new rows stalls ceil(n/R) - 1 cycles.");
@@ -84,27 +91,12 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
   return z;
 }
 
-nlohmann::json level_json(const golden::SkipDepth& d) {
-  return {{"enabled", d.lookahead != 0 || d.lookaside != 0},
-          {"lookahead", d.lookahead},
-          {"lookaside", d.lookaside}};
-}
-
 class ZsBlock : public Block {
  public:
   [[nodiscard]] std::string_view name() const override { return kName; }
   [[nodiscard]] std::string_view title() const override { return "the zero-skipping PE array"; }
   void read(config::Reader& r, config::Section& root, config::Config& c) const override {
     c.sections.put(kName, read_section(r, root, c));
-  }
-  [[nodiscard]] nlohmann::json to_json(const config::Config& c) const override {
-    const ZsConfig& z = config_of(c);
-    const auto& p = z.params;
-    return {{"enabled", z.enabled},
-            {"levels", {level_json(p.intra), level_json(p.inter)}},
-            {"act_rows_per_cycle", p.act_rows_per_cycle},
-            {"max_rows", p.max_rows},
-            {"step_buffer_depth", p.step_buffer_depth}};
   }
   [[nodiscard]] bool enabled(const config::Config& c) const override {
     return config_of(c).enabled;
@@ -139,6 +131,10 @@ std::shared_ptr<const BlockDesign> ZsBlock::elaborate(const config::Config& c) c
   z->lane_mux = z->params.lane_selects() > 1;
   z->prefetch_mux = z->params.inter.lookahead > 0;
   z->demux = z->params.inter.lookaside > 0;
+  z->row_width = static_cast<int>(z->array.lanes * z->array.act_width);
+  z->tile_rows = static_cast<int>(z->params.intra.lookahead + 1);
+  z->lane_span = static_cast<int>(2 * z->params.intra.lookaside + 1);
+  z->demux_inputs = static_cast<int>(z->params.inter.lookaside + 1);
   const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
   z->array_module = stem + "_array";
   z->package = stem + "_pkg";
@@ -275,20 +271,12 @@ std::vector<std::string> Design::summary() const {
 }
 
 DesignParams Design::design_params() const {
-  const auto& p = params;
-  return {
-      {"npugen/golden/pe_array/params.hpp", "npugen/golden/zs/params.hpp"},
-      pe_array::params_declaration(array) +
-          fmt::format("\ninline constexpr golden::ZeroSkipParams kZeroSkip{{\n"
-                      "    .array = kPeArray,\n"
-                      "    .intra = {{.lookahead = {}, .lookaside = {}}},\n"
-                      "    .inter = {{.lookahead = {}, .lookaside = {}}},\n"
-                      "    .act_rows_per_cycle = {},\n    .max_rows = {},\n"
-                      "    .step_buffer_depth = {},\n}};\n"
-                      "static_assert(kZeroSkip.window() == {}, \"golden window differs from the "
-                      "RTL's\");\n",
-                      p.intra.lookahead, p.intra.lookaside, p.inter.lookahead, p.inter.lookaside,
-                      p.act_rows_per_cycle, p.max_rows, p.step_buffer_depth, window)};
+  return {{"npugen/golden/pe_array/params.hpp", "npugen/golden/zs/params.hpp"},
+          pe_array::params_declaration(array) + "\n" +
+              emit::cpp_constant("ZeroSkipParams", "kZeroSkip", params) +
+              fmt::format("static_assert(kZeroSkip.window() == {}, \"golden window differs from "
+                          "the RTL's\");\n",
+                          window)};
 }
 
 }  // namespace npugen::blocks::zs

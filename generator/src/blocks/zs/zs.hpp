@@ -33,6 +33,11 @@ class Design : public BlockDesign {
   bool lane_mux = false;          ///< level 0 lookahead on: per-lane activation muxes
   bool prefetch_mux = false;      ///< level 1 lookahead on: per-tile prefetch muxes
   bool demux = false;             ///< level 1 lookaside on: result demultiplexers
+  // Numbers the RTL's comments show.
+  int row_width = 1;     ///< bits of an activation row: L x activation width
+  int tile_rows = 1;     ///< window rows a tile reads: h + 1
+  int lane_span = 1;     ///< lanes a weight may come from in a row ahead: 2d + 1
+  int demux_inputs = 1;  ///< sums routed to an accumulator: D + 1
 
   std::string array_module;  ///< the top
   std::string package;       ///< its package

@@ -17,6 +17,15 @@ struct PeArrayParams {
   unsigned acc_width = 32;    ///< bits per accumulator (arithmetic wraps modulo 2^acc_width)
   unsigned tree_stages = 1;   ///< pipeline registers in the adder tree
 
+  /// Every member by name, in declaration order (the generator writes the co-simulation's
+  /// constants from it; a new member is added here too).
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("tiles", tiles), f("lanes", lanes), f("weight_width", weight_width);
+    f("weight_signed", weight_signed), f("act_width", act_width), f("act_signed", act_signed);
+    f("acc_width", acc_width), f("tree_stages", tree_stages);
+  }
+
   /// Products (and so accumulators) are signed when either operand is.
   [[nodiscard]] constexpr bool acc_signed() const { return weight_signed || act_signed; }
   /// Clock edges from a step on the inputs to its effect on the accumulator outputs.

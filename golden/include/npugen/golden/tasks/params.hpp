@@ -49,6 +49,16 @@ struct TaskParams {
   unsigned memory_latency = 4;      ///< cycles from a read request to its data (system model)
   unsigned cycle_bits = 24;         ///< width of a task's work-cycle count
 
+  /// Every member by name, in declaration order (the generator writes the co-simulation's
+  /// constants from it; a new member is added here too).
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("entries", entries), f("queues", queues), f("neural_engines", neural_engines);
+    f("planar_engines", planar_engines), f("config_queue_depth", config_queue_depth);
+    f("buffer_words", buffer_words), f("memory_words", memory_words);
+    f("memory_latency", memory_latency), f("cycle_bits", cycle_bits);
+  }
+
   [[nodiscard]] constexpr unsigned engines(EngineKind k) const {
     return k == EngineKind::kNeural ? neural_engines : planar_engines;
   }
@@ -72,7 +82,7 @@ struct TaskParams {
 /// documents, C header, SystemRDL and the golden model come from it). Software programs a
 /// queue while its COUNT is 0; writing COUNT != 0 enqueues the list.
 namespace task_csr {
-inline constexpr uint32_t kStatus = 0x00;       ///< STATUS: ERR (w1c), IDLE (ro)
+inline constexpr uint32_t kStatus = 0x00;  ///< STATUS: ERR (w1c), IDLE (ro)
 inline constexpr unsigned kStatusErrBit = 0;
 inline constexpr unsigned kStatusIdleBit = 1;
 inline constexpr uint32_t kQueueOffset = 0x20;  ///< QUEUE[0]
@@ -82,7 +92,8 @@ inline constexpr uint32_t kHead = 0x00;       ///< descriptor-memory word addres
 inline constexpr uint32_t kCount = 0x04;      ///< tasks left in the list
 inline constexpr uint32_t kNetworkId = 0x08;  ///< network id (8 bits), carried with each task
 inline constexpr uint32_t kBaseIndex = 0x0c;  ///< base-table index (8 bits), carried with each task
-inline constexpr uint32_t kPriority = 0x10;   ///< priority (4 bits); higher wins, ties to lower queue
+inline constexpr uint32_t kPriority =
+    0x10;  ///< priority (4 bits); higher wins, ties to lower queue
 inline constexpr unsigned kPriorityBits = 4;
 inline constexpr unsigned kCountBits = 24;
 

@@ -17,10 +17,21 @@ namespace npugen::golden {
 /// How a weight's bits are read. The dequantizer moves bit patterns and never computes
 /// with them; the format matters to the encoder and to the stimulus.
 enum class WeightKind : uint8_t { kInt, kUint, kFp16, kBf16 };
+/// The enumerator's C++ name, qualified ("golden::WeightKind::kInt"), for generated code.
+constexpr const char* cpp_name(WeightKind k) {
+  constexpr const char* kNames[] = {"golden::WeightKind::kInt", "golden::WeightKind::kUint",
+                                    "golden::WeightKind::kFp16", "golden::WeightKind::kBf16"};
+  return kNames[static_cast<unsigned>(k)];
+}
 
 struct WeightFormat {
   WeightKind kind = WeightKind::kInt;
   unsigned width = 8;  ///< bits per weight (16 for fp16 and bf16)
+
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("kind", kind), f("width", width);
+  }
 
   [[nodiscard]] constexpr bool is_float() const {
     return kind == WeightKind::kFp16 || kind == WeightKind::kBf16;
@@ -34,14 +45,22 @@ struct WeightFormat {
 struct VqParams {
   // What the hardware (and the configuration schema) allows.
   static constexpr unsigned kMinRows = 2, kMaxRows = 65536;  ///< N
-  static constexpr unsigned kMaxRowWeights = 32;              ///< M
-  static constexpr unsigned kMaxCopies = 16;                  ///< P
+  static constexpr unsigned kMaxRowWeights = 32;             ///< M
+  static constexpr unsigned kMaxCopies = 16;                 ///< P
 
   unsigned rows = 256;             ///< N: rows of the physical codebook (power of two, >= 2)
   unsigned row_weights = 4;        ///< M: weights per row (power of two)
   unsigned copies = 4;             ///< P: physical copies = lookups per cycle
   unsigned min_vector_length = 2;  ///< smallest m the hardware supports (power of two, <= M)
   WeightFormat weight;
+
+  /// Every member by name, in declaration order (the generator writes the co-simulation's
+  /// constants from it; a new member is added here too).
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("rows", rows), f("row_weights", row_weights), f("copies", copies);
+    f("min_vector_length", min_vector_length), f("weight", weight);
+  }
 
   /// Bits of an index and of a row address: log2 N.
   [[nodiscard]] constexpr unsigned index_bits() const { return ceil_log2(rows); }

@@ -22,6 +22,15 @@ struct ZeroSkipParams {
   unsigned max_rows = 1024;         ///< most rows C of one job
   unsigned step_buffer_depth = 2;   ///< entries of the weight and control-bit buffers
 
+  /// Every member by name, in declaration order (the generator writes the co-simulation's
+  /// constants from it; a new member is added here too).
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("array", array), f("intra", intra), f("inter", inter);
+    f("act_rows_per_cycle", act_rows_per_cycle), f("max_rows", max_rows);
+    f("step_buffer_depth", step_buffer_depth);
+  }
+
   /// Rows the activation window holds: the step's base row and h + H after it.
   [[nodiscard]] constexpr unsigned window() const { return intra.lookahead + inter.lookahead + 1; }
   /// Inputs of each lane's activation mux: its own activation (row 0, its own lane), then
@@ -82,9 +91,7 @@ struct ControlLayout {
   [[nodiscard]] unsigned offset_lsb(unsigned t) const {
     return 2 + advance_bits + t * tile_offset_bits;
   }
-  [[nodiscard]] unsigned dest_lsb(unsigned t) const {
-    return offset_lsb(tiles) + t * dest_bits;
-  }
+  [[nodiscard]] unsigned dest_lsb(unsigned t) const { return offset_lsb(tiles) + t * dest_bits; }
   [[nodiscard]] unsigned lane_lsb(unsigned t, unsigned l) const {
     return dest_lsb(tiles) + (t * lanes + l) * lane_select_bits;
   }

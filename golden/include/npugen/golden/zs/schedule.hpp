@@ -21,6 +21,11 @@ namespace npugen::golden {
 struct SkipDepth {
   unsigned lookahead = 0;
   unsigned lookaside = 0;
+
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("lookahead", lookahead), f("lookaside", lookaside);
+  }
 };
 
 /// Weights indexed [x_{N-1}] ... [x_1][c][l]: extents = {lanes, tiles, groups, ...}.
