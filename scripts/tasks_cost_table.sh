@@ -2,8 +2,10 @@
 # Hardware cost of the task unit (SPEC M2): Yosys resources of the whole unit (task
 # manager, configuration queue, task buffer with access enable) for several task-buffer
 # sizes E and queue counts K, one neural and one planar engine, a 2-deep configuration
-# queue, a 1 M-word buffer (21-bit regions) and 24-bit cycle counts. Prints a Markdown
-# table; the last columns split the cells between the task buffer and the rest.
+# queue, a 1 M-word buffer (21-bit regions) and 24-bit cycle counts. The unit is
+# synthesized by each design's synth/<design>_tasks.tcl, flattened (NPUGEN_FLATTEN=1); the
+# task buffer (<prefix>_tasks_buffer) alone by an inline Yosys command. Prints a Markdown
+# table; the last columns give the task buffer's share of the cells and flip-flops.
 #
 #   scripts/tasks_cost_table.sh [NPUGEN]      (default build/generator/npugen)
 set -euo pipefail
@@ -29,14 +31,18 @@ tasks: {enabled: true, entries: $e, queues: $k}
 YAML
   "$npugen" generate "$cfg" -o "$work/d$i" >/dev/null
   log=$work/y$i.log
-  (cd "$work/d$i" && yosys -q -l "$log" -s "synth/cost${i}_tasks.ys") >/dev/null
-  stats=$(sed -n '/Number of cells/,$p' "$log")
+  # -w: the register arrays Yosys turns into flip-flops are expected, not warnings.
+  (cd "$work/d$i" && NPUGEN_FLATTEN=1 yosys -q -w 'Replacing memory' -l "$log" -c "synth/cost${i}_tasks.tcl") >/dev/null
+  # The final stat only (the script's synth -run fine: prints one before it).
+  stats=$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$log")
   cells=$(echo "$stats" | awk '/Number of cells/ {print $4; exit}')
   flops=$(echo "$stats" | awk '$1 ~ /DFF/ {s += $2} END {print s + 0}')
-  # The task buffer alone.
+  # The task buffer alone: every file of the unit's filelist in its order (the package
+  # first; modules the buffer does not instantiate are dropped by synth -top).
   blog=$work/b$i.log
-  (cd "$work/d$i" && yosys -q -l "$blog" -p "read_verilog -sv rtl/cost${i}_task_buffer.sv; synth -flatten -top cost${i}_task_buffer; stat") >/dev/null
-  bstats=$(sed -n '/Number of cells/,$p' "$blog")
+  reads=$(grep -v '^//' "$work/d$i/cost${i}_tasks.f" | sed '/^$/d; s/^/read_verilog -sv /; s/$/;/' | tr '\n' ' ')
+  (cd "$work/d$i" && yosys -q -w 'Replacing memory' -l "$blog" -p "$reads synth -flatten -top cost${i}_tasks_buffer; stat") >/dev/null
+  bstats=$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$blog")
   bcells=$(echo "$bstats" | awk '/Number of cells/ {print $4; exit}')
   bflops=$(echo "$bstats" | awk '$1 ~ /DFF/ {s += $2} END {print s + 0}')
   echo "| $e | $k | $cells | $flops | $bcells | $bflops |"

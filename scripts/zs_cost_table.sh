@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Hardware cost of zero skipping: Yosys cell and flip-flop counts of the zero-skipping
 # PE array for several (h, d, H, D) settings against the dense array of the same T x L
-# (our version of seed 000's figure 4F). Prints a Markdown table.
+# (our version of seed 000's figure 4F). Each design is synthesized by its own synth
+# script, flattened (NPUGEN_FLATTEN=1): synth/<design>_zs.tcl for the zero-skipping array,
+# synth/<design>_pe_array.tcl for the dense one. Prints a Markdown table.
 #
 #   scripts/zs_cost_table.sh [TILES] [LANES] [NPUGEN]      (default 4 8 build/generator/npugen)
 set -euo pipefail
@@ -11,7 +13,7 @@ npugen=${3:-$root/build/generator/npugen}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name | zero_skip enabled | h d | H D
+# name | zs enabled | h d | H D
 settings=(
   "dense|false|0 0|0 0"
   "zs, levels off|true|0 0|0 0"
@@ -46,18 +48,21 @@ pe_array:
   tiles: $tiles
   lanes: $lanes
   adder_tree: {pipeline_stages: 1}
-  zero_skip:
-    enabled: $enabled
-    levels:
-      - {enabled: $e0, lookahead: $h, lookaside: $d}
-      - {enabled: $e1, lookahead: $bh, lookaside: $bd}
-    act_rows_per_cycle: $R
-    max_rows: 1024
-    step_buffer_depth: 2
+zs:
+  enabled: $enabled
+  levels:
+    - {enabled: $e0, lookahead: $h, lookaside: $d}
+    - {enabled: $e1, lookahead: $bh, lookaside: $bd}
+  act_rows_per_cycle: $R
+  max_rows: 1024
+  step_buffer_depth: 2
 YAML
+  block=pe_array
+  [ "$enabled" = true ] && block=zs
   "$npugen" generate "$cfg" -o "$work/d$i" >/dev/null
-  (cd "$work/d$i" && yosys -q -l "$work/y$i.log" -s "synth/cost$i.ys" >/dev/null)
-  stats=$(sed -n '/^=== /,$p' "$work/y$i.log")
+  (cd "$work/d$i" && NPUGEN_FLATTEN=1 yosys -q -l "$work/y$i.log" -c "synth/cost${i}_$block.tcl" >/dev/null)
+  # The final stat only (the script's synth -run fine: prints one before it).
+  stats=$(awk '/Printing statistics/ {s = ""} {s = s $0 "\n"} END {printf "%s", s}' "$work/y$i.log")
   cells=$(awk '/Number of cells/ {n=$4} END {print n}' <<<"$stats")
   flops=$(awk '$1 ~ /DFF/ {n += $2} END {print n+0}' <<<"$stats")
   if [ "$i" = 0 ]; then dense_cells=$cells dense_flops=$flops; fi
