@@ -1,5 +1,6 @@
 // The block list: the one place that names every block, in schema order. Adding a block
 // adds its include and its entry here, and nothing else outside its own folders.
+#include "blocks/agu/agu.hpp"
 #include "blocks/block.hpp"
 #include "blocks/pe_array/pe_array.hpp"
 #include "blocks/tasks/tasks.hpp"
@@ -10,7 +11,7 @@ namespace npugen::blocks {
 
 const std::vector<const Block*>& all() {
   static const std::vector<const Block*> kBlocks = {&pe_array::block(), &zs::block(), &vq::block(),
-                                                    &tasks::block()};
+                                                    &tasks::block(), &agu::block()};
   return kBlocks;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 
 #include "blocks/block.hpp"
 #include "cli/commands.hpp"
@@ -169,9 +170,23 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)");
   cmd->add_option("--trace", o.trace, "Write an FST waveform to this file");
   cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
+  // The modes beyond check, with the blocks whose benches have them.
+  std::map<std::string, std::string> other_modes;
+  for (const auto* b : blocks::all()) {
+    for (const auto& m : b->bench().modes) {
+      if (m == "check") continue;
+      std::string& list = other_modes[m];
+      list += (list.empty() ? "" : ", ") + std::string(b->name());
+    }
+  }
+  std::string modes_help = "check: RTL against golden on random stimulus (every block)";
+  for (const auto& [mode, list] : other_modes) {
+    modes_help += fmt::format("; {} ({})", mode, list);
+  }
   cmd->add_option("--mode", o.mode,
-                  "check: RTL against golden, random stimulus (every block); throughput (vq): "
-                  "a continuous stream through every vector length, failing on a bubble")
+                  modes_help +
+                      ". Throughput streams without back-pressure and fails on any "
+                      "cycle without a transfer while streaming")
       ->capture_default_str();
   cmd->add_option("--vectors", o.vectors,
                   "pe_array: also write stimulus and expected outputs (for the Icarus replay "
@@ -227,9 +242,8 @@ void add_sim_command(CLI::App& app) {
     if (!o.descriptors.empty()) {
       argv.insert(argv.end(), {"--descriptors", fs::absolute(o.descriptors).string()});
     }
-    const fs::path summary = o.summary.empty()
-                                 ? build.binary.parent_path() / "summary.json"
-                                 : fs::absolute(o.summary);
+    const fs::path summary =
+        o.summary.empty() ? build.binary.parent_path() / "summary.json" : fs::absolute(o.summary);
     argv.insert(argv.end(), {"--summary", summary.string()});
     if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
     if (o.cycles) argv.insert(argv.end(), {"--cycles", std::to_string(*o.cycles)});

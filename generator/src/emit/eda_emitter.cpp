@@ -52,7 +52,8 @@ EdaPaths eda_paths(const elab::Design& design) {
 
 std::string synthesis_script(const elab::Design& design, const blocks::Block& block,
                              const std::string& top, const std::vector<std::string>& rtl,
-                             util::FileMap& files, const std::string& checks) {
+                             util::FileMap& files, const std::string& checks,
+                             const std::string& coarse_checks) {
   const std::string path = fmt::format("synth/{}.tcl", block_stem(design, block.name()));
   TemplateData y = common_data(design, "#");
   y.set("rtl_files", path_list(rtl));
@@ -61,6 +62,8 @@ std::string synthesis_script(const elab::Design& design, const blocks::Block& bl
   y.set("block", std::string(block.name()));
   y.set("title", std::string(block.title()));
   y.set("checks", checks);
+  y.set("has_coarse_checks", flag(!coarse_checks.empty()));
+  y.set("coarse_checks", coarse_checks);
   files[path] = render("eda/yosys.tcl.mustache", y);
   return path;
 }

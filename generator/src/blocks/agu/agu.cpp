@@ -1,0 +1,187 @@
+#include "blocks/agu/agu.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "blocks/pe_array/pe_array.hpp"
+#include "emit/cpp_literal.hpp"
+
+namespace npugen::blocks::agu {
+namespace {
+
+constexpr std::string_view kName = "agu";
+using golden::AguParams;
+
+AguConfig read_section(config::Reader& r, config::Section& root, const config::Config& c) {
+  AguConfig a;
+  AguParams& p = a.params;
+  const golden::PeArrayParams& array = pe_array::params(c);
+  p.lanes = array.lanes;
+  p.tiles = array.tiles;
+  config::Section s = root.section(
+      "agu",
+      "Address generator (SPEC M5): a layer's registers (two ping-pong groups) turned into one "
+      "address set per cycle for the PE array of section pe_array, in im2col order. The maxima "
+      "size every counter; a layer beyond them is refused at run time. Absent or disabled: not "
+      "generated.");
+  s.boolean("enabled", a.enabled, "Generate the address generator.");
+  s.integer("max_height", p.max_height, 1, AguParams::kMaxDim, "Largest input height H.");
+  s.integer("max_width", p.max_width, 1, AguParams::kMaxDim, "Largest input width W.");
+  s.integer("max_channels", p.max_channels, 1, AguParams::kMaxDim,
+            "Largest input channel count C and filter count K.");
+  s.integer("max_batch", p.max_batch, 1, AguParams::kMaxDim, "Largest batch N.");
+  s.integer("max_kernel", p.max_kernel, 1, AguParams::kMaxSmall,
+            "Largest kernel height and width.");
+  s.integer("max_stride", p.max_stride, 1, AguParams::kMaxSmall, "Largest stride.");
+  s.integer("max_pad", p.max_pad, 0, AguParams::kMaxSmall - 1,
+            "Largest padding on one side (a layer's padding is also below its kernel).");
+  s.integer("act_words", p.act_words, 2, int64_t{1} << 24,
+            "Words of an activation buffer (a word holds pe_array.lanes channels of a pixel): "
+            "sets the activation and output address widths.");
+  s.integer("weight_rows", p.weight_rows, 2, int64_t{1} << 24,
+            "Rows of the weight store: sets the weight row address width.");
+  r.rule("agu.max_pad is below agu.max_kernel: padding is below the kernel.");
+  if (!r.describing() && p.max_pad >= p.max_kernel) {
+    r.error(s.location_of("max_pad"), s.path_of("max_pad"),
+            fmt::format("padding {} is never below a kernel of at most {} (agu.max_kernel)",
+                        p.max_pad, p.max_kernel));
+  }
+  r.rule(
+      "agu.act_words x pe_array.lanes is at most 2^32: an output element address fits a "
+      "register.");
+  if (!r.describing() && p.out_addr_bits() > AguParams::kMaxAddressBits) {
+    r.error(s.location_of("act_words"), s.path_of("act_words"),
+            fmt::format("{} words of {} lanes need {}-bit element addresses; at most 32",
+                        p.act_words, p.lanes, p.out_addr_bits()));
+  }
+  s.finish();
+  return a;
+}
+
+class AguBlock : public Block {
+ public:
+  [[nodiscard]] std::string_view name() const override { return kName; }
+  [[nodiscard]] std::string_view title() const override { return "the address generator"; }
+  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
+    c.sections.put(kName, read_section(r, root, c));
+  }
+  [[nodiscard]] bool enabled(const config::Config& c) const override {
+    return config_of(c).enabled;
+  }
+  [[nodiscard]] BenchInfo bench() const override {
+    BenchInfo b;
+    b.modes = {"check", "throughput"};
+    b.golden = {"agu"};
+    return b;
+  }
+  [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& c) const override {
+    auto d = std::make_shared<Design>();
+    const AguParams& p = config_of(c).params;
+    d->params = p;
+    const uint64_t reach =
+        uint64_t{std::max(p.max_height, p.max_width)} + p.max_pad + p.max_stride + p.max_kernel;
+    d->coord_bits = static_cast<int>(golden::field_bits(reach + 1) + 1);
+    d->chan_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_channels} + p.lanes));
+    d->chan_word_bits =
+        static_cast<int>(golden::field_bits((uint64_t{p.max_channels} + p.lanes - 1) / p.lanes));
+    d->filter_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_channels} + p.tiles));
+    d->batch_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_batch} + 1));
+    d->agu_module = fmt::format("{}_{}", c.design.module_prefix, kName);
+    d->package = d->agu_module + "_pkg";
+    return d;
+  }
+  void draw(RandomDraw& d, YAML::Node& root) const override {
+    if (d.chance(25)) return;  // absent: not generated
+    YAML::Node agu(YAML::NodeType::Map);
+    DrawnSection s(d, agu);
+    s.always("enabled", d.chance(70));
+    s.set("max_height", d.corner(1, d.small() ? 64 : 4096));
+    s.set("max_width", d.corner(1, d.small() ? 64 : 4096));
+    s.set("max_channels", d.corner(1, d.small() ? 256 : 65535));
+    s.set("max_batch", d.corner(1, 16));
+    const int64_t kernel = d.corner(1, 15);
+    s.always("max_kernel", kernel);
+    s.set("max_stride", d.corner(1, 15));
+    s.always("max_pad", d.range(0, kernel - 1));
+    s.set("act_words", d.power_of_two(1, 16) + (d.chance(30) ? 3 : 0));
+    s.set("weight_rows", d.power_of_two(1, 20));
+    root["agu"] = agu;
+  }
+};
+
+}  // namespace
+
+const Block& block() {
+  static const AguBlock kBlock;
+  return kBlock;
+}
+
+const AguConfig& config_of(const config::Config& config) {
+  return config.sections.get<AguConfig>(kName);
+}
+
+nlohmann::json Design::derived_json() const {
+  const auto& p = params;
+  return {{"act_addr_bits", p.act_addr_bits()},
+          {"weight_addr_bits", p.weight_addr_bits()},
+          {"out_addr_bits", p.out_addr_bits()},
+          {"coord_bits", coord_bits},
+          {"modules", {agu_module}}};
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  const auto& p = params;
+  return {
+      SvConstant::integer("Lanes", p.lanes, "L: channels in an activation word."),
+      SvConstant::integer("Tiles", p.tiles, "T: filters computed at once."),
+      SvConstant::integer("MaxHeight", p.max_height, "Largest input height."),
+      SvConstant::integer("MaxWidth", p.max_width, "Largest input width."),
+      SvConstant::integer("MaxChannels", p.max_channels, "Largest channel and filter count."),
+      SvConstant::integer("MaxBatch", p.max_batch, "Largest batch."),
+      SvConstant::integer("MaxKernel", p.max_kernel, "Largest kernel height and width."),
+      SvConstant::integer("MaxStride", p.max_stride, "Largest stride."),
+      SvConstant::integer("MaxPad", p.max_pad, "Largest padding on a side."),
+      SvConstant::integer("DimBits", AguParams::kDimBits,
+                          "Bits of the H, W, C, N and K register fields."),
+      SvConstant::integer("SmallBits", AguParams::kSmallBits,
+                          "Bits of the kernel, stride and padding register fields."),
+      SvConstant::integer("ActAddrBits", p.act_addr_bits(), "Bits of an activation word address."),
+      SvConstant::integer("WeightAddrBits", p.weight_addr_bits(), "Bits of a weight row address."),
+      SvConstant::integer("OutAddrBits", p.out_addr_bits(), "Bits of an output element address."),
+      SvConstant::integer("FiltersBits", p.filters_bits(), "Bits of a block's filter count."),
+      SvConstant::integer("CoordBits", coord_bits,
+                          "Bits of a signed input coordinate (padding below 0, the next window "
+                          "past the input)."),
+      SvConstant::integer("ChanBits", chan_bits, "Bits of the channel counter (up to C + L)."),
+      SvConstant::integer("ChanWordBits", chan_word_bits, "Bits of the channel-word counter."),
+      SvConstant::integer("FilterBits", filter_bits,
+                          "Bits of the filter-block counter (up to K + T)."),
+      SvConstant::integer("BatchBits", batch_bits, "Bits of the image counter (up to N)."),
+      SvConstant::integer("GroupStrideLog2", golden::ceil_log2(golden::agu_csr::kGroupStride),
+                          "log2 of the bytes between register groups."),
+  };
+}
+
+std::vector<std::string> Design::summary() const {
+  const auto& p = params;
+  return {fmt::format(
+      "address generator {}: im2col for {} tiles x {} lanes; H, W up to {} x {}, C and K up to "
+      "{}, N up to {}, kernel up to {}, stride up to {}, padding up to {}; {}-bit activation, "
+      "{}-bit weight, {}-bit output addresses; two register groups",
+      agu_module, p.tiles, p.lanes, p.max_height, p.max_width, p.max_channels, p.max_batch,
+      p.max_kernel, p.max_stride, p.max_pad, p.act_addr_bits(), p.weight_addr_bits(),
+      p.out_addr_bits())};
+}
+
+DesignParams Design::design_params() const {
+  return {{"npugen/golden/agu/params.hpp"},
+          emit::cpp_constant("AguParams", "kAgu", params) +
+              fmt::format("static_assert(kAgu.act_addr_bits() == {}, \"golden address width "
+                          "differs from the RTL's\");\n",
+                          params.act_addr_bits())};
+}
+
+}  // namespace npugen::blocks::agu

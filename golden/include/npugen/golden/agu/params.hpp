@@ -1,0 +1,168 @@
+// Parameters of the address generator (SPEC M5: convolution as a matrix multiply), the
+// layer it is programmed with, and the address sets it streams, as the golden model, the
+// plain reference and the testbench see them. The generator fills AguParams from the
+// validated configuration (the `agu` section and the PE array's tiles and lanes).
+// agu_csr::register_map() is the one definition of the registers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/common/regmap.hpp"
+
+namespace npugen::golden {
+
+struct AguParams {
+  // What the register fields hold (and so what the configuration schema allows).
+  static constexpr unsigned kDimBits = 16;   ///< H, W, C, N, K fields
+  static constexpr unsigned kSmallBits = 4;  ///< kernel, stride and padding fields
+  static constexpr unsigned kMaxDim = (1U << kDimBits) - 1;
+  static constexpr unsigned kMaxSmall = (1U << kSmallBits) - 1;
+  static constexpr unsigned kMaxAddressBits = 32;
+
+  unsigned lanes = 8;               ///< L: channels in an activation word (pe_array.lanes)
+  unsigned tiles = 8;               ///< T: filters computed at once (pe_array.tiles)
+  unsigned max_height = 64;         ///< largest input height H
+  unsigned max_width = 64;          ///< largest input width W
+  unsigned max_channels = 256;      ///< largest input channel count C and filter count K
+  unsigned max_batch = 4;           ///< largest batch N
+  unsigned max_kernel = 7;          ///< largest kernel height and width
+  unsigned max_stride = 4;          ///< largest stride
+  unsigned max_pad = 3;             ///< largest padding on any side
+  uint64_t act_words = 1U << 16;    ///< words of an activation buffer (a word: L channels)
+  uint64_t weight_rows = 1U << 16;  ///< rows of the weight store (a row: L weights per tile)
+
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("lanes", lanes), f("tiles", tiles), f("max_height", max_height);
+    f("max_width", max_width), f("max_channels", max_channels), f("max_batch", max_batch);
+    f("max_kernel", max_kernel), f("max_stride", max_stride), f("max_pad", max_pad);
+    f("act_words", act_words), f("weight_rows", weight_rows);
+  }
+
+  /// Bits of an activation word address.
+  [[nodiscard]] constexpr unsigned act_addr_bits() const { return field_bits(act_words); }
+  /// Bits of a weight row address.
+  [[nodiscard]] constexpr unsigned weight_addr_bits() const { return field_bits(weight_rows); }
+  /// Bits of an output address: an element (one channel) of an activation buffer.
+  [[nodiscard]] constexpr unsigned out_addr_bits() const { return field_bits(act_words * lanes); }
+  /// Bits of a filter count in one block (1 to T).
+  [[nodiscard]] constexpr unsigned filters_bits() const { return field_bits(uint64_t{tiles} + 1); }
+};
+
+/// One layer as the registers describe it. Addresses are in words (activations: a word
+/// holds L channels of one pixel), weight rows and elements (outputs).
+struct AguLayer {
+  unsigned height = 1, width = 1, channels = 1, batch = 1;  ///< input H, W, C, N
+  unsigned filters = 1;                                     ///< K
+  unsigned kernel_h = 1, kernel_w = 1;
+  unsigned stride_y = 1, stride_x = 1;
+  unsigned pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+  uint64_t in_base = 0;           ///< word of pixel (n 0, row 0, column 0), channels 0..L-1
+  uint64_t in_pixel_stride = 1;   ///< words from a pixel to the next in its row
+  uint64_t in_row_stride = 1;     ///< words from a row to the next
+  uint64_t in_image_stride = 1;   ///< words from an image to the next
+  uint64_t wgt_base = 0;          ///< weight row of filter block 0's first step
+  uint64_t out_base = 0;          ///< element of output (n 0, oh 0, ow 0, filter 0)
+  uint64_t out_pixel_stride = 1;  ///< elements from an output pixel to the next (K, NHWC)
+
+  /// Output height and width: (H + pads - kernel) / stride + 1.
+  [[nodiscard]] unsigned out_height() const {
+    return (height + pad_top + pad_bottom - kernel_h) / stride_y + 1;
+  }
+  [[nodiscard]] unsigned out_width() const {
+    return (width + pad_left + pad_right - kernel_w) / stride_x + 1;
+  }
+  /// Activation words a pixel's channels take: ceil(C / L).
+  [[nodiscard]] unsigned channel_words(unsigned lanes) const {
+    return (channels + lanes - 1) / lanes;
+  }
+  /// Filter blocks: ceil(K / T).
+  [[nodiscard]] unsigned filter_blocks(unsigned tiles) const {
+    return (filters + tiles - 1) / tiles;
+  }
+  /// Address sets (dot-product steps) of the layer:
+  /// ceil(K/T) x N x OH x OW x KH x KW x ceil(C/L), the mapping bound of the issue.
+  [[nodiscard]] uint64_t address_sets(const AguParams& p) const;
+
+  /// A layer with the tensors packed densely (NHWC, a pixel's channels in ceil(C/L)
+  /// words, outputs K elements per pixel) at the given bases.
+  static AguLayer dense(const AguParams& p, unsigned height, unsigned width, unsigned channels,
+                        unsigned batch, unsigned filters, unsigned kernel_h, unsigned kernel_w,
+                        unsigned stride_y, unsigned stride_x, unsigned pad_top, unsigned pad_bottom,
+                        unsigned pad_left, unsigned pad_right, uint64_t in_base = 0,
+                        uint64_t wgt_base = 0, uint64_t out_base = 0);
+};
+
+/// Why the hardware refuses the layer (the enable write is ignored and STATUS.CFG_ERR set),
+/// or "" when it takes it: a value above a generated maximum, a zero dimension or stride,
+/// padding not below the kernel, a kernel larger than the padded input.
+std::string agu_refusal(const AguParams& p, const AguLayer& layer);
+
+/// One address set: what the dot-product step of one cycle reads and where its result goes.
+struct AddressSet {
+  uint64_t act_addr = 0;   ///< activation word (meaningless when pad)
+  bool pad = false;        ///< a padded position: the lanes read the input zero point
+  uint64_t wrow = 0;       ///< weight row
+  bool first = false;      ///< the first step of an output pixel's dot product
+  bool last = false;       ///< its last step
+  uint64_t out_addr = 0;   ///< element of the pixel's first filter of the block (NHWC)
+  unsigned filters = 0;    ///< filters of the block: T, or fewer in the last block
+  bool layer_end = false;  ///< the layer's last set
+  unsigned group = 0;      ///< the register group the layer came from
+
+  bool operator==(const AddressSet&) const = default;
+};
+
+/// The address generator's registers: byte offsets and field positions. register_map()
+/// describes them whole.
+namespace agu_csr {
+inline constexpr uint32_t kStatus = 0x00;
+inline constexpr uint32_t kInfo = 0x04;
+inline constexpr uint32_t kLimits = 0x08;
+inline constexpr uint32_t kLayersDone = 0x0c;
+inline constexpr uint32_t kGroupOffset = 0x40;
+inline constexpr uint32_t kGroupStride = 0x40;
+inline constexpr unsigned kGroups = 2;
+// Registers of a group, offsets inside it.
+inline constexpr uint32_t kCtrl = 0x00;
+inline constexpr uint32_t kInShape = 0x04;
+inline constexpr uint32_t kInDepth = 0x08;
+inline constexpr uint32_t kFilter = 0x0c;
+inline constexpr uint32_t kWindow = 0x10;
+inline constexpr uint32_t kInBase = 0x14;
+inline constexpr uint32_t kInPixelStride = 0x18;
+inline constexpr uint32_t kInRowStride = 0x1c;
+inline constexpr uint32_t kInImageStride = 0x20;
+inline constexpr uint32_t kWgtBase = 0x24;
+inline constexpr uint32_t kOutBase = 0x28;
+inline constexpr uint32_t kOutPixelStride = 0x2c;
+inline constexpr unsigned kGroupWords = 12;  ///< registers of a group
+// Field positions (lowest bit).
+inline constexpr unsigned kStatusCfgErrBit = 0, kStatusBusyBit = 1, kStatusConsumerBit = 2;
+inline constexpr unsigned kCtrlEnableBit = 0;
+inline constexpr unsigned kLowLsb = 0, kHighLsb = 16;          ///< IN_SHAPE, IN_DEPTH, FILTER, INFO
+inline constexpr unsigned kKernelHLsb = 16, kKernelWLsb = 20;  ///< FILTER
+inline constexpr unsigned kStrideYLsb = 0, kStrideXLsb = 4, kPadTopLsb = 8, kPadBottomLsb = 12,
+                          kPadLeftLsb = 16, kPadRightLsb = 20;  ///< WINDOW
+inline constexpr unsigned kMaxKernelLsb = 0, kMaxStrideLsb = 4, kMaxPadLsb = 8,
+                          kMaxBatchLsb = 16;  ///< LIMITS
+
+/// The register map of an address generator with parameters p.
+regmap::RegisterMap register_map(const AguParams& p);
+
+/// The register writes (group-relative byte offset, value) that program `layer`, CTRL last
+/// (its ENABLE bit hands the group to the hardware).
+struct Write {
+  uint32_t offset;
+  uint32_t value;
+};
+std::vector<Write> layer_writes(const AguLayer& layer);
+/// The layer a group's register values describe: words[i] is the register at byte offset
+/// 4 i of the group.
+AguLayer layer_of(const uint32_t* words);
+}  // namespace agu_csr
+
+}  // namespace npugen::golden

@@ -1,0 +1,235 @@
+#include "npugen/golden/agu/params.hpp"
+
+#include <fmt/format.h>
+
+namespace npugen::golden {
+
+uint64_t AguLayer::address_sets(const AguParams& p) const {
+  return uint64_t{filter_blocks(p.tiles)} * batch * out_height() * out_width() * kernel_h *
+         kernel_w * channel_words(p.lanes);
+}
+
+AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, unsigned channels,
+                         unsigned batch, unsigned filters, unsigned kernel_h, unsigned kernel_w,
+                         unsigned stride_y, unsigned stride_x, unsigned pad_top,
+                         unsigned pad_bottom, unsigned pad_left, unsigned pad_right,
+                         uint64_t in_base, uint64_t wgt_base, uint64_t out_base) {
+  AguLayer l;
+  l.height = height, l.width = width, l.channels = channels, l.batch = batch;
+  l.filters = filters, l.kernel_h = kernel_h, l.kernel_w = kernel_w;
+  l.stride_y = stride_y, l.stride_x = stride_x;
+  l.pad_top = pad_top, l.pad_bottom = pad_bottom, l.pad_left = pad_left, l.pad_right = pad_right;
+  l.in_base = in_base, l.wgt_base = wgt_base, l.out_base = out_base;
+  l.in_pixel_stride = (channels + p.lanes - 1) / p.lanes;
+  l.in_row_stride = l.in_pixel_stride * width;
+  l.in_image_stride = l.in_row_stride * height;
+  l.out_pixel_stride = filters;
+  return l;
+}
+
+std::string agu_refusal(const AguParams& p, const AguLayer& l) {
+  auto range = [](const char* what, unsigned v, unsigned lo, unsigned hi) -> std::string {
+    if (v < lo || v > hi) return fmt::format("{} {} is outside {} to {}", what, v, lo, hi);
+    return "";
+  };
+  for (const std::string& why :
+       {range("height", l.height, 1, p.max_height), range("width", l.width, 1, p.max_width),
+        range("channels", l.channels, 1, p.max_channels), range("batch", l.batch, 1, p.max_batch),
+        range("filters", l.filters, 1, p.max_channels),
+        range("kernel height", l.kernel_h, 1, p.max_kernel),
+        range("kernel width", l.kernel_w, 1, p.max_kernel),
+        range("vertical stride", l.stride_y, 1, p.max_stride),
+        range("horizontal stride", l.stride_x, 1, p.max_stride),
+        range("top padding", l.pad_top, 0, p.max_pad),
+        range("bottom padding", l.pad_bottom, 0, p.max_pad),
+        range("left padding", l.pad_left, 0, p.max_pad),
+        range("right padding", l.pad_right, 0, p.max_pad)}) {
+    if (!why.empty()) return why;
+  }
+  if (l.pad_top >= l.kernel_h || l.pad_bottom >= l.kernel_h) {
+    return fmt::format("vertical padding {}/{} is not below the kernel height {}", l.pad_top,
+                       l.pad_bottom, l.kernel_h);
+  }
+  if (l.pad_left >= l.kernel_w || l.pad_right >= l.kernel_w) {
+    return fmt::format("horizontal padding {}/{} is not below the kernel width {}", l.pad_left,
+                       l.pad_right, l.kernel_w);
+  }
+  if (l.kernel_h > l.height + l.pad_top + l.pad_bottom) {
+    return fmt::format("kernel height {} exceeds the padded input height {}", l.kernel_h,
+                       l.height + l.pad_top + l.pad_bottom);
+  }
+  if (l.kernel_w > l.width + l.pad_left + l.pad_right) {
+    return fmt::format("kernel width {} exceeds the padded input width {}", l.kernel_w,
+                       l.width + l.pad_left + l.pad_right);
+  }
+  return "";
+}
+
+namespace agu_csr {
+
+regmap::RegisterMap register_map(const AguParams& p) {
+  using regmap::Access;
+  using regmap::Field;
+  const unsigned a = p.act_addr_bits(), w = p.weight_addr_bits(), o = p.out_addr_bits();
+  regmap::RegisterMap map;
+  map.block = "agu";
+  map.title = "Registers of the address generator";
+  map.doc = fmt::format(
+      "Two register groups (ping-pong): software programs one while the layer of the other "
+      "runs; a group's CTRL.ENABLE hands it to the hardware, which clears it when the layer's "
+      "last address set is taken. Layers run in group order 0, 1, 0, ... with no cycle lost "
+      "between them when the next group is enabled before the running layer's last set. A "
+      "group is read-only while enabled. Maxima of this design: H {}, W {}, C and K {}, N {}, "
+      "kernel {}, stride {}, padding {}. The registers sit on an APB port with no wait "
+      "states; an address with no register reads 0 and answers PSLVERR.",
+      p.max_height, p.max_width, p.max_channels, p.max_batch, p.max_kernel, p.max_stride,
+      p.max_pad);
+  auto ro = [](const char* name, unsigned lsb, unsigned width, uint32_t value, const char* doc) {
+    return Field{name, lsb, width, Access::kRO, value, false, doc};
+  };
+  auto rw = [](const char* name, unsigned lsb, unsigned width, std::string doc) {
+    return Field{name, lsb, width, Access::kRW, 0, false, std::move(doc)};
+  };
+  map.registers = {
+      {"STATUS",
+       kStatus,
+       "State of the generator; CFG_ERR is sticky, write 1 to clear (a flag set and cleared in "
+       "the same cycle stays set).",
+       {{"CFG_ERR", kStatusCfgErrBit, 1, Access::kW1C, 0, true,
+         "a CTRL.ENABLE write named a layer the hardware cannot do, or a write reached an "
+         "enabled group; it was ignored"},
+        {"BUSY", kStatusBusyBit, 1, Access::kRO, 0, true, "a layer is streaming"},
+        {"CONSUMER", kStatusConsumerBit, 1, Access::kRO, 0, true,
+         "the group whose layer streams now, or streams next"}}},
+      {"INFO",
+       kInfo,
+       "The array the address sets feed (read only).",
+       {ro("LANES", kLowLsb, 16, p.lanes, "L: channels in an activation word"),
+        ro("TILES", kHighLsb, 16, p.tiles, "T: filters computed at once")}},
+      {"LIMITS",
+       kLimits,
+       "Generated maxima (read only); values above them are refused.",
+       {ro("MAX_KERNEL", kMaxKernelLsb, 4, p.max_kernel, "largest kernel height and width"),
+        ro("MAX_STRIDE", kMaxStrideLsb, 4, p.max_stride, "largest stride"),
+        ro("MAX_PAD", kMaxPadLsb, 4, p.max_pad, "largest padding on a side"),
+        ro("MAX_BATCH", kMaxBatchLsb, 16, p.max_batch, "largest batch")}},
+      {"LAYERS_DONE",
+       kLayersDone,
+       "Layers whose last address set was taken since reset (wraps).",
+       {{"COUNT", 0, 16, Access::kRO, 0, true, "completed layers, modulo 65536"}}},
+  };
+  regmap::Group g;
+  g.name = "GROUP";
+  g.offset = kGroupOffset;
+  g.count = kGroups;
+  g.stride = kGroupStride;
+  g.doc = "A layer's registers; group i runs layers i, i + 2, ... .";
+  g.registers = {
+      {"CTRL",
+       kCtrl,
+       "Hands the group to the hardware.",
+       {{"ENABLE", kCtrlEnableBit, 1, Access::kRW, 0, true,
+         "write 1: the layer is checked and queued (refused: ignored, STATUS.CFG_ERR set); "
+         "reads 1 until its last address set is taken"}}},
+      {"IN_SHAPE",
+       kInShape,
+       "Input height and width.",
+       {rw("HEIGHT", kLowLsb, 16, fmt::format("H, 1 to {}", p.max_height)),
+        rw("WIDTH", kHighLsb, 16, fmt::format("W, 1 to {}", p.max_width))}},
+      {"IN_DEPTH",
+       kInDepth,
+       "Input channels and batch.",
+       {rw("CHANNELS", kLowLsb, 16, fmt::format("C, 1 to {}", p.max_channels)),
+        rw("BATCH", kHighLsb, 16, fmt::format("N, 1 to {}", p.max_batch))}},
+      {"FILTER",
+       kFilter,
+       "Filters and kernel size.",
+       {rw("FILTERS", kLowLsb, 16, fmt::format("K, 1 to {}", p.max_channels)),
+        rw("KERNEL_H", kKernelHLsb, 4, fmt::format("kernel height, 1 to {}", p.max_kernel)),
+        rw("KERNEL_W", kKernelWLsb, 4, fmt::format("kernel width, 1 to {}", p.max_kernel))}},
+      {"WINDOW",
+       kWindow,
+       "Strides and padding (padded positions read the input zero point).",
+       {rw("STRIDE_Y", kStrideYLsb, 4, fmt::format("vertical stride, 1 to {}", p.max_stride)),
+        rw("STRIDE_X", kStrideXLsb, 4, fmt::format("horizontal stride, 1 to {}", p.max_stride)),
+        rw("PAD_TOP", kPadTopLsb, 4,
+           fmt::format("rows above, 0 to {}, below the kernel height", p.max_pad)),
+        rw("PAD_BOTTOM", kPadBottomLsb, 4,
+           fmt::format("rows below, 0 to {}, below the kernel height", p.max_pad)),
+        rw("PAD_LEFT", kPadLeftLsb, 4,
+           fmt::format("columns left, 0 to {}, below the kernel width", p.max_pad)),
+        rw("PAD_RIGHT", kPadRightLsb, 4,
+           fmt::format("columns right, 0 to {}, below the kernel width", p.max_pad))}},
+      {"IN_BASE", kInBase, "Activation word of input pixel (0, 0, 0).", {rw("ADDR", 0, a, "word")}},
+      {"IN_PIXEL_STRIDE",
+       kInPixelStride,
+       "Words from an input pixel to the next in its row (dense: ceil(C/L)).",
+       {rw("WORDS", 0, a, "words")}},
+      {"IN_ROW_STRIDE",
+       kInRowStride,
+       "Words from an input row to the next (dense: W x pixel stride).",
+       {rw("WORDS", 0, a, "words")}},
+      {"IN_IMAGE_STRIDE",
+       kInImageStride,
+       "Words from an input image to the next (dense: H x row stride).",
+       {rw("WORDS", 0, a, "words")}},
+      {"WGT_BASE",
+       kWgtBase,
+       "Weight row of the first step of filter block 0; a block's rows follow in the order "
+       "kernel row, kernel column, channel word.",
+       {rw("ROW", 0, w, "row")}},
+      {"OUT_BASE",
+       kOutBase,
+       "Element of output (image 0, row 0, column 0, filter 0).",
+       {rw("ADDR", 0, o, "element")}},
+      {"OUT_PIXEL_STRIDE",
+       kOutPixelStride,
+       "Elements from an output pixel to the next (dense NHWC: K).",
+       {rw("ELEMENTS", 0, o, "elements")}},
+  };
+  map.groups = {g};
+  return map;
+}
+
+std::vector<Write> layer_writes(const AguLayer& l) {
+  auto lo_hi = [](unsigned lo, unsigned hi) { return lo << kLowLsb | hi << kHighLsb; };
+  return {
+      {kInShape, lo_hi(l.height, l.width)},
+      {kInDepth, lo_hi(l.channels, l.batch)},
+      {kFilter, l.filters << kLowLsb | l.kernel_h << kKernelHLsb | l.kernel_w << kKernelWLsb},
+      {kWindow, l.stride_y << kStrideYLsb | l.stride_x << kStrideXLsb | l.pad_top << kPadTopLsb |
+                    l.pad_bottom << kPadBottomLsb | l.pad_left << kPadLeftLsb |
+                    l.pad_right << kPadRightLsb},
+      {kInBase, static_cast<uint32_t>(l.in_base)},
+      {kInPixelStride, static_cast<uint32_t>(l.in_pixel_stride)},
+      {kInRowStride, static_cast<uint32_t>(l.in_row_stride)},
+      {kInImageStride, static_cast<uint32_t>(l.in_image_stride)},
+      {kWgtBase, static_cast<uint32_t>(l.wgt_base)},
+      {kOutBase, static_cast<uint32_t>(l.out_base)},
+      {kOutPixelStride, static_cast<uint32_t>(l.out_pixel_stride)},
+      {kCtrl, 1U << kCtrlEnableBit},
+  };
+}
+
+AguLayer layer_of(const uint32_t* words) {
+  auto word = [&](uint32_t offset) { return words[offset / 4]; };
+  auto field = [&](uint32_t offset, unsigned lsb, unsigned width) {
+    return (word(offset) >> lsb) & ((1U << width) - 1);
+  };
+  AguLayer l;
+  l.height = field(kInShape, kLowLsb, 16), l.width = field(kInShape, kHighLsb, 16);
+  l.channels = field(kInDepth, kLowLsb, 16), l.batch = field(kInDepth, kHighLsb, 16);
+  l.filters = field(kFilter, kLowLsb, 16);
+  l.kernel_h = field(kFilter, kKernelHLsb, 4), l.kernel_w = field(kFilter, kKernelWLsb, 4);
+  l.stride_y = field(kWindow, kStrideYLsb, 4), l.stride_x = field(kWindow, kStrideXLsb, 4);
+  l.pad_top = field(kWindow, kPadTopLsb, 4), l.pad_bottom = field(kWindow, kPadBottomLsb, 4);
+  l.pad_left = field(kWindow, kPadLeftLsb, 4), l.pad_right = field(kWindow, kPadRightLsb, 4);
+  l.in_base = word(kInBase), l.in_pixel_stride = word(kInPixelStride);
+  l.in_row_stride = word(kInRowStride), l.in_image_stride = word(kInImageStride);
+  l.wgt_base = word(kWgtBase), l.out_base = word(kOutBase);
+  l.out_pixel_stride = word(kOutPixelStride);
+  return l;
+}
+
+}  // namespace agu_csr
+}  // namespace npugen::golden

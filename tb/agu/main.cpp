@@ -1,0 +1,430 @@
+// Co-simulation of a generated address generator (SPEC M5): the verilated RTL and the golden
+// model run the same seeded stimulus, and every output is compared every cycle from the
+// first cycle of reset: set_valid_o, cfg_err_o, the APB port and, while a set is offered,
+// every field of the address set. Every set taken is also checked against the plain
+// reference (im2col_reference: the layer's im2col matrix walked with direct index
+// arithmetic), which shares no code with the model.
+//
+// The stimulus programs layers of random shapes (1x1 kernels, edge padding, stride above
+// the kernel, C and K not multiples of L and T, several images, H or W of 1) into the two
+// register groups in turn, the next one while the current one streams, with random
+// back-pressure; it also programs layers the hardware must refuse (a value above a
+// maximum, a zero stride, padding not below the kernel, a kernel beyond the padded input)
+// and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
+//
+// --mode throughput takes every set at once and fails on any cycle without a set while a
+// layer is enabled: one address set per cycle, no cycle lost at a layer switch.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "common/apb_master.hpp"
+#include "common/apb_port.hpp"
+#include "common/cosim.hpp"
+#include "npugen/golden/agu/model.hpp"
+#include "npugen/golden/agu/reference.hpp"
+
+namespace {
+
+using namespace npugen::golden;
+using npugen::tb::ApbMaster;
+using npugen::tb::BenchOptions;
+using npugen::tb::Checker;
+
+constexpr const AguParams& kP = npugen::design::kAgu;
+/// Sets a throughput-mode layer has at least: programming a group takes 12 register
+/// writes of two cycles each, which the running layer must outlast.
+constexpr uint64_t kMinThroughputSets = 48;
+namespace csr = agu_csr;
+
+std::string set_text(const AddressSet& s) {
+  return fmt::format("act {}{} wrow {} out {} filters {}{}{}{} group {}", s.act_addr,
+                     s.pad ? " (pad)" : "", s.wrow, s.out_addr, s.filters, s.first ? " first" : "",
+                     s.last ? " last" : "", s.layer_end ? " layer-end" : "", s.group);
+}
+
+std::string layer_text(const AguLayer& l) {
+  return fmt::format("{}x{}x{} N {} -> K {}, kernel {}x{}, stride {}x{}, pad t{} b{} l{} r{}",
+                     l.height, l.width, l.channels, l.batch, l.filters, l.kernel_h, l.kernel_w,
+                     l.stride_y, l.stride_x, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right);
+}
+
+class AguBench {
+ public:
+  static npugen::tb::BenchSpec spec() {
+    npugen::tb::BenchSpec s;
+    s.title = fmt::format(
+        "Co-simulation of the address generator of design {} (RTL against the golden model, "
+        "and every address set against the plain im2col reference)",
+        npugen::design::kName);
+    s.modes = {"check", "throughput"};
+    s.modes_help =
+        "check: random layers, refused layers, writes to the streaming group and "
+        "back-pressure; throughput: every set taken at once, failing on any cycle without a "
+        "set while a layer is enabled";
+    return s;
+  }
+
+  explicit AguBench(const BenchOptions& o)
+      : throughput_(o.mode == "throughput"),
+        cycles_(o.cycles),
+        rng_(o.seed),
+        ready_threshold_(npugen::tb::probability_threshold(npugen::design::kReadyProbability)),
+        golden_(kP),
+        apb_(golden_.register_map().addr_bits()) {
+    // Some 16 layers per run at the back-pressure this run sees (1500 sets at the most).
+    const double ready = throughput_ ? 1.0 : npugen::design::kReadyProbability;
+    max_sets_ =
+        std::clamp<uint64_t>(static_cast<uint64_t>(static_cast<double>(o.cycles) * ready / 16), 16,
+                             throughput_ ? 4000 : 1500);
+  }
+
+  void drive_reset(Vdut& dut, std::mt19937_64& junk) {
+    in_.set_ready = junk() & 1U;
+    const uint64_t r = junk();
+    in_.apb = npugen::tb::arbitrary_request(
+        r, static_cast<uint32_t>(r >> 8) & ((1U << golden_.register_map().addr_bits()) - 1));
+    drive(dut, in_);
+  }
+  void check_reset(const Vdut& dut, Checker& check) { compare(dut, golden_.outputs(in_), check); }
+
+  bool drive(Vdut& dut, uint64_t cycle) {
+    if (cycle >= cycles_) return false;
+    if (!apb_.busy()) plan_registers();
+    in_.apb = apb_.plan(rng_);
+    in_.set_ready = throughput_ || rng_() <= ready_threshold_;
+    drive(dut, in_);
+    want_ = golden_.outputs(in_);
+    return true;
+  }
+
+  void check(const Vdut& dut, Checker& check) {
+    compare(dut, want_, check);
+    // Cycles while a layer is enabled: with a set, the one cycle a layer takes to start
+    // when the generator was idle, or lost (a bubble the generator should not have).
+    const bool idle_start = !golden_.busy() && golden_.enabled(golden_.consumer());
+    if (want_.set_valid) {
+      ++set_cycles_;
+    } else if (idle_start) {
+      ++idle_starts_;
+    } else if (golden_.enabled(0) || golden_.enabled(1)) {
+      ++lost_cycles_;
+      check.fail("a cycle without an address set while a layer is enabled");
+    }
+    if (switch_ready_ && !want_.set_valid) {
+      check.fail("a cycle lost at a switch to a group enabled before the layer's last set");
+    }
+    taken_ = want_.set_valid && in_.set_ready;
+    if (taken_) against_reference(rtl_set(dut), check);
+  }
+
+  void tick() {
+    switch_ready_ = false;
+    if (taken_ && want_.set.layer_end) {
+      ++switches_;
+      if (golden_.enabled(want_.set.group ^ 1U)) {
+        ++switches_ready_;
+        switch_ready_ = true;  // the next cycle must offer the next layer's first set
+      }
+    }
+    golden_.tick(in_);
+    apb_.advance(want_.apb);
+  }
+
+  void finish(Checker& check, npugen::tb::RunSummary& s) {
+    s.count("address sets", sets_);
+    s.count("padded sets", padded_);
+    s.count("layers finished", layers_done_);
+    s.count("layers programmed", programmed_);
+    s.count("layers refused", refused_);
+    s.count("writes to a streaming group", busy_writes_);
+    s.count("register writes", apb_.writes());
+    s.count("register reads", apb_.reads());
+    s.count("transfers answered PSLVERR", apb_.errors());
+    s.count("layer switches", switches_);
+    s.count("switches to a group already enabled", switches_ready_);
+    s.count("cycles lost while a layer was enabled", lost_cycles_);
+    s.count("idle starts", idle_starts_);
+    const uint64_t enabled_cycles = set_cycles_ + lost_cycles_;
+    s.lines.push_back(fmt::format(
+        "throughput: {} address sets in {} cycles with a layer streaming ({:.3f} per cycle); "
+        "{} layer switches, {} of them to a group enabled in time, 0 cycles lost there; {} "
+        "idle starts (a layer enabled while the generator was idle starts a cycle later)",
+        set_cycles_, enabled_cycles,
+        enabled_cycles == 0
+            ? 0.0
+            : static_cast<double>(set_cycles_) / static_cast<double>(enabled_cycles),
+        switches_, switches_ready_, idle_starts_));
+    s.goal("layers finished", layers_done_);
+    s.goal("padded sets", padded_, kP.max_pad > 0);
+    if (kP.max_pad == 0) s.limits.push_back("agu.max_pad is 0: no padded position");
+    s.goal("switches to a group already enabled", switches_ready_, throughput_ && !short_layers_);
+    if (short_layers_) {
+      s.limits.push_back(fmt::format(
+          "the maxima allow no layer of {} sets: programming the next group takes longer than "
+          "a layer, so switches wait for it",
+          kMinThroughputSets));
+    }
+    if (!throughput_) {
+      s.goal("layers refused", refused_);
+      s.goal("writes to a streaming group", busy_writes_);
+      s.goal("register reads", apb_.reads());
+      s.goal("transfers answered PSLVERR", apb_.errors());
+      s.goal("layers with several images", shapes_[0], kP.max_batch > 1);
+      s.goal("layers with a stride above the kernel", shapes_[1], kP.max_stride > 1);
+      s.goal("layers with C not a multiple of L", shapes_[2], kP.lanes > 1);
+      s.goal("layers with K not a multiple of T", shapes_[3], kP.tiles > 1);
+      s.goal("layers with H or W of 1", shapes_[4]);
+      s.goal("layers with a 1x1 kernel", shapes_[5]);
+      if (kP.max_batch == 1) s.limits.push_back("agu.max_batch is 1: one image per layer");
+      if (kP.max_stride == 1) s.limits.push_back("agu.max_stride is 1: no stride above a kernel");
+      if (kP.lanes == 1) s.limits.push_back("pe_array.lanes is 1: C is a multiple of L");
+      if (kP.tiles == 1) s.limits.push_back("pe_array.tiles is 1: K is a multiple of T");
+    }
+    if (throughput_ && layers_done_ < 2) {
+      check.fail(
+          fmt::format("throughput mode finished {} layers; it needs a switch", layers_done_));
+    }
+  }
+
+  [[nodiscard]] std::vector<std::string> diagnose() const {
+    std::vector<std::string> out = {
+        fmt::format("sets taken so far: {}; layers finished: {}; consumer group {}", sets_,
+                    layers_done_, golden_.consumer())};
+    if (!expected_.empty()) {
+      out.push_back(fmt::format("the streaming layer: {} (set {} of {})",
+                                layer_text(expected_.front().layer), current_,
+                                expected_.front().sets.size()));
+    }
+    return out;
+  }
+  [[nodiscard]] std::string repro_args() const { return throughput_ ? " --mode throughput" : ""; }
+
+ private:
+  struct Expected {
+    AguLayer layer;
+    std::vector<AddressSet> sets;
+  };
+
+  static void drive(Vdut& dut, const AguInputs& in) {
+    npugen::tb::drive_apb(dut, in.apb);
+    dut.set_ready_i = in.set_ready;
+  }
+
+  static void compare(const Vdut& dut, const AguOutputs& want, Checker& check) {
+    check.compare("set_valid_o", want.set_valid, dut.set_valid_o);
+    check.compare("cfg_err_o", want.cfg_err, dut.cfg_err_o);
+    npugen::tb::compare_apb(dut, want.apb, check);
+    if (!want.set_valid) return;
+    const AddressSet& s = want.set;
+    check.compare("set_act_addr_o", s.act_addr, dut.set_act_addr_o);
+    check.compare("set_pad_o", s.pad, dut.set_pad_o);
+    check.compare("set_wrow_o", s.wrow, dut.set_wrow_o);
+    check.compare("set_first_o", s.first, dut.set_first_o);
+    check.compare("set_last_o", s.last, dut.set_last_o);
+    check.compare("set_out_addr_o", s.out_addr, dut.set_out_addr_o);
+    check.compare("set_filters_o", s.filters, dut.set_filters_o);
+    check.compare("set_layer_end_o", s.layer_end, dut.set_layer_end_o);
+    check.compare("set_group_o", s.group, dut.set_group_o);
+  }
+
+  static AddressSet rtl_set(const Vdut& dut) {
+    AddressSet s;
+    s.act_addr = dut.set_act_addr_o;
+    s.pad = dut.set_pad_o;
+    s.wrow = dut.set_wrow_o;
+    s.first = dut.set_first_o;
+    s.last = dut.set_last_o;
+    s.out_addr = dut.set_out_addr_o;
+    s.filters = dut.set_filters_o;
+    s.layer_end = dut.set_layer_end_o;
+    s.group = dut.set_group_o;
+    return s;
+  }
+
+  // The set the RTL offers and the testbench takes, against the reference.
+  void against_reference(AddressSet got, Checker& check) {
+    if (expected_.empty()) {
+      check.fail(fmt::format("a set was streamed with no layer enabled: {}", set_text(got)));
+      return;
+    }
+    const Expected& e = expected_.front();
+    AddressSet ref = e.sets[current_];
+    if (ref.pad) got.act_addr = 0;  // meaningless on a padded set
+    if (!(got == ref)) {
+      check.fail(
+          fmt::format("RTL vs im2col reference, layer {} ({}), set {}: reference {}, "
+                      "RTL {}",
+                      layers_done_, layer_text(e.layer), current_, set_text(ref), set_text(got)));
+    }
+    ++sets_;
+    padded_ += ref.pad ? 1 : 0;
+    if (++current_ == e.sets.size()) {
+      expected_.pop_front();
+      current_ = 0;
+      ++layers_done_;
+    }
+  }
+
+  uint32_t group_address(unsigned g, uint32_t offset) const {
+    return csr::kGroupOffset + g * csr::kGroupStride + offset;
+  }
+
+  unsigned draw(unsigned lo, unsigned hi) {
+    return hi <= lo ? lo : lo + static_cast<unsigned>(rng_() % (hi - lo + 1));
+  }
+
+  // A random layer the hardware can do, small enough to finish soon.
+  AguLayer random_layer() {
+    for (;;) {
+      const unsigned kind = draw(0, 9);
+      const unsigned h = kind == 0 ? 1 : draw(1, std::min(kP.max_height, 9U));
+      const unsigned w = kind == 1 ? 1 : draw(1, std::min(kP.max_width, 9U));
+      const unsigned c = draw(1, std::min(kP.max_channels, 3 * kP.lanes + 1));
+      const unsigned k = draw(1, std::min(kP.max_channels, 2 * kP.tiles + 1));
+      const unsigned n = draw(1, std::min(kP.max_batch, 3U));
+      const unsigned kh = kind == 2 ? 1 : draw(1, std::min(kP.max_kernel, 4U));
+      const unsigned kw = kind == 2 ? 1 : draw(1, std::min(kP.max_kernel, 4U));
+      const unsigned sy = draw(1, std::min(kP.max_stride, kind == 3 ? 6U : 3U));
+      const unsigned sx = draw(1, std::min(kP.max_stride, kind == 3 ? 6U : 3U));
+      auto pad = [&](unsigned kernel) {
+        return std::min(kP.max_pad, kernel - 1) == 0 ? 0
+                                                     : draw(0, std::min(kP.max_pad, kernel - 1));
+      };
+      const unsigned pt = pad(kh), pb = pad(kh), pl = pad(kw), pr = pad(kw);
+      const uint64_t act_mask = (uint64_t{1} << kP.act_addr_bits()) - 1;
+      AguLayer l =
+          AguLayer::dense(kP, h, w, c, n, k, kh, kw, sy, sx, pt, pb, pl, pr, rng_() & act_mask,
+                          rng_() & ((uint64_t{1} << kP.weight_addr_bits()) - 1),
+                          rng_() & ((uint64_t{1} << kP.out_addr_bits()) - 1));
+      // Strides wrap at the address width too; views wider than dense, sometimes.
+      l.in_pixel_stride = (l.in_pixel_stride + (kind == 4 ? 1 : 0)) & act_mask;
+      l.in_row_stride = (l.in_pixel_stride * w + (kind == 5 ? 3 : 0)) & act_mask;
+      l.in_image_stride = (l.in_row_stride * h) & act_mask;
+      if (!agu_refusal(kP, l).empty()) continue;
+      // Layers short enough that a run finishes many at the back-pressure it sees; in
+      // throughput mode long enough to program the other group meanwhile.
+      const uint64_t sets = l.address_sets(kP);
+      if (sets > max_sets_) continue;
+      if (throughput_ && sets < kMinThroughputSets && ++short_draws_ < 400) continue;
+      if (throughput_ && sets < kMinThroughputSets) short_layers_ = true;
+      short_draws_ = 0;
+      return l;
+    }
+  }
+
+  // A layer the hardware must refuse: one rule broken.
+  AguLayer refused_layer() {
+    AguLayer l = random_layer();
+    switch (draw(0, 5)) {
+      case 0:
+        l.stride_x = 0;
+        break;
+      case 1:
+        l.pad_top = l.kernel_h;  // not below the kernel (the field may still hold it)
+        if (l.pad_top > AguParams::kMaxSmall) l.height = 0;
+        break;
+      case 2:
+        l.height = std::min(kP.max_height + 1, AguParams::kMaxDim);
+        if (kP.max_height == AguParams::kMaxDim) l.height = 0;
+        break;
+      case 3:
+        l.filters = 0;
+        break;
+      case 4:
+        l.kernel_w = std::min(kP.max_kernel + 1, AguParams::kMaxSmall);
+        if (kP.max_kernel == AguParams::kMaxSmall) l.kernel_w = 0;
+        break;
+      default:
+        // A kernel larger than the padded input, when the maxima allow one.
+        l.height = 1, l.pad_top = 0, l.pad_bottom = 0;
+        l.kernel_h = std::min(kP.max_kernel, 2U);
+        if (l.kernel_h == 1) l.batch = 0;
+        break;
+    }
+    return l;
+  }
+
+  void push_layer(unsigned g, const AguLayer& l) {
+    for (const auto& w : csr::layer_writes(l)) {
+      apb_.push({true, group_address(g, w.offset), w.value});
+    }
+  }
+
+  void clear_cfg_err() { apb_.push({true, csr::kStatus, 1U << csr::kStatusCfgErrBit}); }
+
+  // The next register traffic, when the port is free.
+  void plan_registers() {
+    const unsigned g = next_group_;
+    const unsigned r = draw(0, 99);
+    if (!throughput_ && r < 6) {
+      // Reads: status, the constants, a group register, an address with no register.
+      static const uint32_t kReads[] = {csr::kStatus,
+                                        csr::kInfo,
+                                        csr::kLimits,
+                                        csr::kLayersDone,
+                                        group_address(1, csr::kWindow),
+                                        0x3c,
+                                        group_address(0, csr::kInBase),
+                                        group_address(1, 0x38)};
+      apb_.push({false, kReads[draw(0, 7)], 0});
+      return;
+    }
+    if (!throughput_ && r < 9 && golden_.enabled(g ^ 1U)) {
+      // A write to the group that streams (or waits): ignored, CFG_ERR.
+      apb_.push({true, group_address(g ^ 1U, csr::kInShape), static_cast<uint32_t>(rng_())});
+      clear_cfg_err();
+      ++busy_writes_;
+      return;
+    }
+    if (golden_.enabled(g)) return;         // the next group still holds an unfinished layer
+    if (!throughput_ && draw(0, 3) == 0) {  // a quarter of the layers programmed are refused
+      const AguLayer bad = refused_layer();
+      if (agu_refusal(kP, bad).empty()) return;
+      push_layer(g, bad);
+      apb_.push({false, csr::kStatus, 0});
+      clear_cfg_err();
+      ++refused_;
+      return;
+    }
+    const AguLayer l = random_layer();
+    push_layer(g, l);
+    expected_.push_back({l, im2col_reference(kP, l, g)});
+    ++programmed_;
+    shapes_[0] += l.batch > 1;
+    shapes_[1] += l.stride_y > l.kernel_h || l.stride_x > l.kernel_w;
+    shapes_[2] += l.channels % kP.lanes != 0;
+    shapes_[3] += l.filters % kP.tiles != 0;
+    shapes_[4] += l.height == 1 || l.width == 1;
+    shapes_[5] += l.kernel_h == 1 && l.kernel_w == 1;
+    next_group_ ^= 1U;
+  }
+
+  bool throughput_;
+  uint64_t cycles_;
+  std::mt19937_64 rng_;
+  uint64_t ready_threshold_;
+  AguModel golden_;
+  ApbMaster apb_;
+  AguInputs in_;
+  AguOutputs want_;
+  bool taken_ = false;
+  bool switch_ready_ = false;
+  bool short_layers_ = false;
+  unsigned short_draws_ = 0;
+  uint64_t max_sets_ = 0;
+  unsigned next_group_ = 0;
+  std::deque<Expected> expected_;
+  size_t current_ = 0;
+  uint64_t sets_ = 0, padded_ = 0, layers_done_ = 0, programmed_ = 0, refused_ = 0;
+  uint64_t busy_writes_ = 0, switches_ = 0, switches_ready_ = 0;
+  uint64_t set_cycles_ = 0, lost_cycles_ = 0, idle_starts_ = 0;
+  uint64_t shapes_[6] = {};
+};
+
+}  // namespace
+
+int main(int argc, char** argv) { return npugen::tb::run_cosim<AguBench>(argc, argv); }

@@ -1,0 +1,191 @@
+// The address generator's golden model against the plain im2col reference, the refusal
+// rules, and the activation traffic of seed 004's example.
+#include <catch2/catch.hpp>
+#include <random>
+
+#include "npugen/golden/agu/model.hpp"
+#include "npugen/golden/agu/reference.hpp"
+
+using namespace npugen::golden;
+
+namespace {
+
+AguParams small_params(std::mt19937_64& rng) {
+  AguParams p;
+  p.lanes = 1 + static_cast<unsigned>(rng() % 5);
+  p.tiles = 1 + static_cast<unsigned>(rng() % 6);
+  p.max_height = 12, p.max_width = 12, p.max_channels = 20, p.max_batch = 3;
+  p.max_kernel = 5, p.max_stride = 5, p.max_pad = 4;
+  p.act_words = rng() % 2 ? 1000 : 1U << 16;  // 1000: addresses wrap
+  p.weight_rows = rng() % 2 ? 300 : 1U << 16;
+  return p;
+}
+
+unsigned draw(std::mt19937_64& rng, unsigned lo, unsigned hi) {
+  return lo + static_cast<unsigned>(rng() % (hi - lo + 1));
+}
+
+// A write in its access phase (the model acts on that cycle's edge).
+void write(AguModel& m, uint32_t addr, uint32_t value) {
+  AguInputs in;
+  in.apb = ApbRequest{true, true, true, addr, value};
+  m.tick(in);
+}
+
+void program(AguModel& m, unsigned g, const AguLayer& l) {
+  for (const auto& w : agu_csr::layer_writes(l)) {
+    write(m, agu_csr::kGroupOffset + g * agu_csr::kGroupStride + w.offset, w.value);
+  }
+}
+
+// Every set of the layer the model streams, taken at once.
+std::vector<AddressSet> stream(AguModel& m) {
+  std::vector<AddressSet> out;
+  AguInputs in;
+  in.set_ready = true;
+  for (int guard = 0; guard < 1'000'000; ++guard) {
+    const AguOutputs o = m.outputs(in);
+    if (o.set_valid) {
+      AddressSet s = o.set;
+      if (s.pad) s.act_addr = 0;
+      out.push_back(s);
+    }
+    m.tick(in);
+    if (o.set_valid && o.set.layer_end) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the address generator model streams the im2col reference", "[agu]") {
+  std::mt19937_64 rng(2026);
+  int layers = 0;
+  while (layers < 400) {
+    const AguParams p = small_params(rng);
+    const unsigned kh = draw(rng, 1, 5), kw = draw(rng, 1, 5);
+    AguLayer l = AguLayer::dense(p, draw(rng, 1, 12), draw(rng, 1, 12), draw(rng, 1, 20),
+                                 draw(rng, 1, 3), draw(rng, 1, 20), kh, kw, draw(rng, 1, 5),
+                                 draw(rng, 1, 5), draw(rng, 0, kh - 1), draw(rng, 0, kh - 1),
+                                 draw(rng, 0, kw - 1), draw(rng, 0, kw - 1), rng() % p.act_words,
+                                 rng() % p.weight_rows, rng() % (p.act_words * p.lanes));
+    if (!agu_refusal(p, l).empty() || l.address_sets(p) > 20000) continue;
+    const unsigned g = layers % 2;
+    AguModel m(p);
+    if (g == 1) {
+      // Reach group 1 as the consumer: run a 1x1 layer on group 0 first.
+      program(m, 0, AguLayer::dense(p, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0));
+      REQUIRE(stream(m).size() == 1);
+    }
+    program(m, g, l);
+    REQUIRE(m.enabled(g));
+    const auto got = stream(m);
+    const auto want = im2col_reference(p, l, g);
+    REQUIRE(got.size() == l.address_sets(p));
+    for (size_t i = 0; i < want.size(); ++i) {
+      INFO("layer " << layers << " set " << i);
+      REQUIRE(got[i] == want[i]);
+    }
+    CHECK_FALSE(m.enabled(g));
+    ++layers;
+  }
+}
+
+TEST_CASE("the reference addresses are the NHWC formulas", "[agu]") {
+  // A 2x3 input of 5 channels (2 words of L = 4), one 3x3 kernel with padding 1, 2 filters.
+  AguParams p;
+  p.lanes = 4, p.tiles = 2;
+  const AguLayer l = AguLayer::dense(p, 2, 3, 5, 1, 2, 3, 3, 1, 1, 1, 1, 1, 1, 100, 7, 40);
+  const auto sets = im2col_reference(p, l, 0);
+  REQUIRE(sets.size() == 2 * 3 * 9 * 2);  // OH x OW x KH x KW x channel words
+  // Output pixel (0, 0): kernel (0, 0) is padded; kernel (1, 1) reads input (0, 0).
+  CHECK(sets[0].pad);
+  CHECK(sets[0].first);
+  const AddressSet& centre = sets[(1 * 3 + 1) * 2];
+  CHECK_FALSE(centre.pad);
+  CHECK(centre.act_addr == 100);
+  CHECK(centre.wrow == 7 + (1 * 3 + 1) * 2);
+  CHECK(sets[17].last);
+  // Output pixel (1, 2) (the last): element 40 + (1 * 3 + 2) * 2.
+  CHECK(sets.back().out_addr == 40 + 5 * 2);
+  CHECK(sets.back().layer_end);
+  CHECK(sets.back().filters == 2);
+}
+
+TEST_CASE("layers the hardware cannot do are refused", "[agu]") {
+  AguParams p;
+  p.max_height = 8, p.max_width = 8, p.max_kernel = 3, p.max_stride = 2, p.max_pad = 1;
+  const AguLayer ok = AguLayer::dense(p, 8, 8, 3, 1, 4, 3, 3, 2, 2, 1, 1, 1, 1);
+  CHECK(agu_refusal(p, ok).empty());
+  auto refused = [&](auto change) {
+    AguLayer l = ok;
+    change(l);
+    return !agu_refusal(p, l).empty();
+  };
+  CHECK(refused([](AguLayer& l) { l.height = 9; }));
+  CHECK(refused([](AguLayer& l) { l.stride_x = 0; }));
+  CHECK(refused([](AguLayer& l) { l.stride_y = 3; }));
+  CHECK(refused([](AguLayer& l) { l.kernel_w = 4; }));
+  CHECK(refused([](AguLayer& l) { l.pad_left = 2; }));
+  CHECK(refused([](AguLayer& l) { l.kernel_h = 1; }));  // pad 1 not below kernel 1
+  CHECK(refused([](AguLayer& l) { l.channels = 0; }));
+  CHECK(refused([](AguLayer& l) {
+    l.height = 1, l.pad_top = 0, l.pad_bottom = 0;  // kernel 3 > padded height 1
+  }));
+  // The model refuses the enable and sets CFG_ERR; a write to an enabled group too.
+  AguModel m(p);
+  AguLayer bad = ok;
+  bad.stride_x = 0;
+  program(m, 0, bad);
+  CHECK_FALSE(m.enabled(0));
+  CHECK(m.outputs({}).cfg_err);
+  write(m, agu_csr::kStatus, 1);
+  CHECK_FALSE(m.outputs({}).cfg_err);
+  program(m, 0, ok);
+  CHECK(m.enabled(0));
+  write(m, agu_csr::kGroupOffset + agu_csr::kInShape, 0);
+  CHECK(m.outputs({}).cfg_err);
+}
+
+TEST_CASE("the layer switch costs no cycle when the next group is enabled", "[agu]") {
+  AguParams p;
+  p.lanes = 2, p.tiles = 2;
+  AguModel m(p);
+  const AguLayer a = AguLayer::dense(p, 3, 3, 3, 1, 3, 2, 2, 1, 1, 0, 0, 0, 0);
+  program(m, 0, a);
+  program(m, 1, a);
+  // Programming took cycles: group 0's layer is already offered (not yet taken).
+  AguInputs in;
+  in.set_ready = true;
+  uint64_t sets = 0;
+  for (uint64_t cycle = 0; cycle < 2 * a.address_sets(p); ++cycle) {
+    const AguOutputs o = m.outputs(in);
+    REQUIRE(o.set_valid);
+    CHECK(o.set.group == (cycle < a.address_sets(p) ? 0U : 1U));
+    ++sets;
+    m.tick(in);
+  }
+  CHECK(sets == 2 * a.address_sets(p));
+  CHECK_FALSE(m.outputs(in).set_valid);
+  CHECK(m.layers_done() == 2);
+}
+
+TEST_CASE("activation traffic of seed 004's example: 75 words touched, 243 unrolled", "[agu]") {
+  // A 5 x 5 image of 3 components, two 3 x 3 filters, stride 1, no padding; one element a
+  // word (L = 1) as in the seed.
+  AguParams p;
+  p.lanes = 1, p.tiles = 2;
+  const AguLayer l = AguLayer::dense(p, 5, 5, 3, 1, 2, 3, 3, 1, 1, 0, 0, 0, 0);
+  const ActivationTraffic t = activation_traffic(p, l);
+  CHECK(t.touched == 75);
+  CHECK(t.materialised == 243);
+  CHECK(t.read == 243);
+}
+
+TEST_CASE("the address generator's register map is consistent", "[agu]") {
+  AguParams p;
+  CHECK(agu_csr::register_map(p).problems().empty());
+  p.act_words = 1U << 24;
+  p.weight_rows = 3;
+  CHECK(agu_csr::register_map(p).problems().empty());
+}
