@@ -505,7 +505,8 @@ TEST_CASE("SystemVerilog constants", "[regmap]") {
   CHECK(find("IdReset").type == "logic [31:0]");
   CHECK(find("IdBusyLsb").value == "31");
   const auto vq = npugen::emit::register_map_sv_constants(sample_vq_map());
-  CHECK(vq.size() == 1 + 4 * 2 + 2 * (2 + 1 + 2 + 4));
+  // RegAddrBits; per register Offset, Reset and Mask; per field Lsb and Width.
+  CHECK(vq.size() == 1 + 4 * 3 + 2 * (2 + 1 + 2 + 4));
   const std::string pkg = npugen::emit::register_map_sv_package(sample_vq_map(), kNames);
   CHECK(contains(pkg, "package sample_vq_pkg;"));
   CHECK(contains(pkg, "\n  localparam int CtrlVlenLog2Lsb = 4;\n"));

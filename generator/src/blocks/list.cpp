@@ -3,6 +3,7 @@
 #include "blocks/agu/agu.hpp"
 #include "blocks/block.hpp"
 #include "blocks/pe_array/pe_array.hpp"
+#include "blocks/post/post.hpp"
 #include "blocks/tasks/tasks.hpp"
 #include "blocks/vq/vq.hpp"
 #include "blocks/zs/zs.hpp"
@@ -10,8 +11,9 @@
 namespace npugen::blocks {
 
 const std::vector<const Block*>& all() {
-  static const std::vector<const Block*> kBlocks = {&pe_array::block(), &zs::block(), &vq::block(),
-                                                    &tasks::block(), &agu::block()};
+  static const std::vector<const Block*> kBlocks = {&pe_array::block(), &zs::block(),
+                                                    &vq::block(),       &tasks::block(),
+                                                    &agu::block(),      &post::block()};
   return kBlocks;
 }
 

@@ -30,6 +30,8 @@ void add_register(elab::SvConstants& out, const Register& r, const std::string& 
                                       : fmt::format("byte offset of {}", title)));
   out.push_back({stem + "Reset", "logic [31:0]", fmt::format("32'h{:08x}", r.reset_value()),
                  fmt::format("reset value of {}", title)});
+  out.push_back({stem + "Mask", "logic [31:0]", fmt::format("32'h{:08x}", r.used_mask()),
+                 fmt::format("bits of {} that fields hold", title)});
   for (const Field& f : r.fields) {
     const std::string name = stem + camel_case(f.name);
     out.push_back(int_constant(name + "Lsb", f.lsb,

@@ -1,0 +1,83 @@
+// Cycle model of the generated post unit at its ports. A beat of P accumulators (bias not
+// yet added) for the channels of one group (channels g*P .. g*P + P - 1, the first `count`
+// of them valid) enters on a valid/ready stream; its P int8 results leave three cycles
+// later on another, in order. Per-channel bias, multiplier and shift come from a table
+// written a group at a time on the parameter port; the output zero point and clamp from
+// the OUTPUT register, taken when the beat enters.
+//
+// Timing. in_ready_o = !param_we_i && (!out_valid_o || out_ready_i): the pipeline's three
+// registers move together whenever the output is free, so a continuous stream moves one
+// beat per cycle; a beat accepted at edge e is on the outputs after edge e + 2.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "npugen/golden/common/apb.hpp"
+#include "npugen/golden/post/params.hpp"
+#include "npugen/golden/sequencer/requant.hpp"
+
+namespace npugen::golden {
+
+/// One channel's entry of the parameter table.
+struct PostChannel {
+  int32_t bias = 0;
+  int32_t multiplier = 0;
+  int shift = 0;  ///< -31 to 30
+  bool operator==(const PostChannel&) const = default;
+};
+
+struct PostInputs {
+  bool in_valid = false;
+  std::vector<int32_t> acc;  ///< P accumulators
+  unsigned group = 0;        ///< channel group
+  unsigned count = 1;        ///< valid lanes, 1 to P
+  bool out_ready = false;
+  bool param_we = false;
+  unsigned param_group = 0;
+  std::vector<PostChannel> param;  ///< P entries
+  ApbRequest apb;
+};
+
+struct PostOutputs {
+  bool in_ready = false;
+  bool out_valid = false;
+  std::vector<int32_t> out;  ///< P results (int8 values), meaningful for the first count
+  unsigned out_count = 0;
+  bool cfg_err = false;
+  ApbResponse apb;
+};
+
+class PostModel {
+ public:
+  explicit PostModel(const PostParams& params);
+
+  [[nodiscard]] PostOutputs outputs(const PostInputs& in) const;
+  void tick(const PostInputs& in);
+
+  [[nodiscard]] const PostParams& params() const { return p_; }
+  [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
+  /// The OUTPUT register as a Requant (multiplier and shift unset).
+  [[nodiscard]] Requant output() const;
+  [[nodiscard]] const PostChannel& channel(unsigned c) const { return table_[c]; }
+
+ private:
+  struct Beat {
+    bool valid = false;
+    std::vector<int32_t> values;  ///< stage 0: accumulators; later: results
+    std::vector<PostChannel> channels;
+    unsigned count = 0;
+    Requant output;
+  };
+  [[nodiscard]] bool in_ready(const PostInputs& in) const;
+
+  PostParams p_;
+  regmap::RegisterMap map_;
+  uint32_t output_;
+  bool cfg_err_ = false;
+  std::vector<PostChannel> table_;  ///< by channel
+  std::array<Beat, 3> stage_;       ///< [0] accepted, [1], [2] on the outputs
+};
+
+}  // namespace npugen::golden

@@ -1,0 +1,48 @@
+// Parameters of the post unit (issue 13: the requantization after the accumulators), its
+// registers, and its cycle model's ports. The arithmetic is golden/sequencer/requant.hpp
+// (docs/post_unit.md); post_csr::register_map() is the one definition of the registers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/common/regmap.hpp"
+
+namespace npugen::golden {
+
+struct PostParams {
+  static constexpr unsigned kMaxLanes = 64;
+  static constexpr unsigned kMaxChannels = 65536;
+  static constexpr unsigned kShiftBits = 6;  ///< a signed shift, -31 to 30
+
+  unsigned lanes = 1;           ///< P: requantizations per cycle
+  unsigned max_channels = 256;  ///< output channels the parameter table holds
+
+  template <typename F>
+  constexpr void for_each_field(F&& f) const {
+    f("lanes", lanes), f("max_channels", max_channels);
+  }
+
+  /// Rows of each lane's table: channel c is row c / P of lane c mod P.
+  [[nodiscard]] constexpr unsigned groups() const { return (max_channels + lanes - 1) / lanes; }
+  [[nodiscard]] constexpr unsigned group_bits() const { return field_bits(groups()); }
+  /// Bits of a result count (1 to P).
+  [[nodiscard]] constexpr unsigned count_bits() const { return field_bits(uint64_t{lanes} + 1); }
+};
+
+/// The post unit's registers: byte offsets and field positions.
+namespace post_csr {
+inline constexpr uint32_t kOutput = 0x0;  ///< read/write
+inline constexpr uint32_t kStatus = 0x4;  ///< read, write 1 to clear
+inline constexpr uint32_t kInfo = 0x8;    ///< read only
+inline constexpr unsigned kZeroPointLsb = 0, kActMinLsb = 8, kActMaxLsb = 16;  ///< OUTPUT, int8
+inline constexpr unsigned kCfgErrBit = 0;                                      ///< STATUS
+inline constexpr unsigned kLanesLsb = 0, kMaxChannelsLsb = 8;                  ///< INFO
+/// OUTPUT after reset: zero point 0, the whole int8 range.
+inline constexpr uint32_t kOutputReset = 0x80U << kActMinLsb | 0x7fU << kActMaxLsb;
+
+regmap::RegisterMap register_map(const PostParams& p);
+}  // namespace post_csr
+
+}  // namespace npugen::golden
