@@ -92,6 +92,35 @@ class Block : public config::SchemaPart {
   virtual void draw(RandomDraw& d, YAML::Node& root) const = 0;
 };
 
+/// A block whose configuration section reads into a struct `Cfg` with an `enabled` flag:
+/// its name, title, reading and enabled flag, so that a block class holds only what is its
+/// own (bench, elaboration, random draw).
+template <typename Cfg>
+class SectionBlock : public Block {
+ public:
+  /// Reads (or, describing, documents) the section into a Cfg.
+  using ReadSection = Cfg (*)(config::Reader&, config::Section& root, const config::Config&);
+
+  SectionBlock(std::string_view name, std::string_view title, ReadSection read_section)
+      : name_(name), title_(title), read_section_(read_section) {}
+
+  [[nodiscard]] std::string_view name() const override { return name_; }
+  [[nodiscard]] std::string_view title() const override { return title_; }
+  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
+    c.sections.put(name_, read_section_(r, root, c));
+  }
+  [[nodiscard]] bool enabled(const config::Config& c) const override { return config(c).enabled; }
+  /// The section as read.
+  [[nodiscard]] const Cfg& config(const config::Config& c) const {
+    return c.sections.get<Cfg>(name_);
+  }
+
+ private:
+  std::string_view name_;
+  std::string_view title_;
+  ReadSection read_section_;
+};
+
 /// Every block, in schema order (the one list: blocks/list.cpp).
 const std::vector<const Block*>& all();
 /// The block of that name, or nullptr.

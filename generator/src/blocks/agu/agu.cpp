@@ -59,16 +59,9 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   return a;
 }
 
-class AguBlock : public Block {
+class AguBlock : public SectionBlock<AguConfig> {
  public:
-  [[nodiscard]] std::string_view name() const override { return kName; }
-  [[nodiscard]] std::string_view title() const override { return "the address generator"; }
-  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
-    c.sections.put(kName, read_section(r, root, c));
-  }
-  [[nodiscard]] bool enabled(const config::Config& c) const override {
-    return config_of(c).enabled;
-  }
+  AguBlock() : SectionBlock(kName, "the address generator", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check", "throughput"};

@@ -34,16 +34,9 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
   return pc;
 }
 
-class PostBlock : public Block {
+class PostBlock : public SectionBlock<PostConfig> {
  public:
-  [[nodiscard]] std::string_view name() const override { return kName; }
-  [[nodiscard]] std::string_view title() const override { return "the post unit"; }
-  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
-    c.sections.put(kName, read_section(r, root, c));
-  }
-  [[nodiscard]] bool enabled(const config::Config& c) const override {
-    return config_of(c).enabled;
-  }
+  PostBlock() : SectionBlock(kName, "the post unit", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check", "throughput"};

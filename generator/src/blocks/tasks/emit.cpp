@@ -6,10 +6,9 @@
 
 #include "blocks/tasks/tasks.hpp"
 #include "elab/design.hpp"
+#include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
 #include "emit/primitives.hpp"
-#include "emit/register_map.hpp"
-#include "emit/sv_package.hpp"
 #include "emit/templates.hpp"
 
 namespace npugen::blocks::tasks {
@@ -19,9 +18,7 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   BlockFiles out;
   out.top = unit_module;
   const auto map = golden::task_csr::register_map(params);
-  elab::SvConstants constants = this->constants();
-  for (auto& c : emit::register_map_sv_constants(map)) constants.push_back(std::move(c));
-  out.rtl.push_back(emit::emit_package(design, block().name(), block().title(), constants, files));
+  emit::emit_package_with_registers(design, block(), constants(), map, files, out);
   out.rtl.push_back(emit::emit_fifo(design, files));
 
   emit::TemplateData d = emit::common_data(design, "//");
@@ -35,16 +32,13 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("cq_depth", dec(params.config_queue_depth));
   d.set("neural_engines", dec(params.neural_engines));
   d.set("planar_engines", dec(params.planar_engines));
-  const std::pair<std::string, const char*> modules[] = {
-      {manager_module, "tasks/manager.sv.mustache"},
-      {buffer_module, "tasks/buffer.sv.mustache"},
-      {unit_module, "tasks/tasks.sv.mustache"}};
-  for (const auto& [module, tmpl] : modules) {
-    const std::string path = fmt::format("rtl/{}.sv", module);
-    files[path] = emit::render(tmpl, d);
-    out.rtl.push_back(path);
+  for (auto& path : emit::render_modules(d,
+                                         {{manager_module, "tasks/manager.sv.mustache"},
+                                          {buffer_module, "tasks/buffer.sv.mustache"},
+                                          {unit_module, "tasks/tasks.sv.mustache"}},
+                                         files)) {
+    out.rtl.push_back(std::move(path));
   }
-  out.register_maps = emit::write_register_map(map, emit::register_map_names(design), files);
   out.synthesis_script = emit::synthesis_script(design, block(), out.top, out.rtl, files);
   return out;
 }

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::string_view kName = "tasks";
 
-TasksConfig read_section(config::Section& root) {
+TasksConfig read_section(config::Reader&, config::Section& root, const config::Config&) {
   TasksConfig t;
   golden::TaskParams& p = t.params;
   config::Section s = root.section(
@@ -49,16 +49,9 @@ TasksConfig read_section(config::Section& root) {
   return t;
 }
 
-class TasksBlock : public Block {
+class TasksBlock : public SectionBlock<TasksConfig> {
  public:
-  [[nodiscard]] std::string_view name() const override { return kName; }
-  [[nodiscard]] std::string_view title() const override { return "the task unit"; }
-  void read(config::Reader&, config::Section& root, config::Config& c) const override {
-    c.sections.put(kName, read_section(root));
-  }
-  [[nodiscard]] bool enabled(const config::Config& c) const override {
-    return config_of(c).enabled;
-  }
+  TasksBlock() : SectionBlock(kName, "the task unit", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.descriptors = true;

@@ -5,9 +5,8 @@
 
 #include "blocks/vq/vq.hpp"
 #include "elab/design.hpp"
+#include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
-#include "emit/register_map.hpp"
-#include "emit/sv_package.hpp"
 #include "emit/templates.hpp"
 
 namespace npugen::blocks::vq {
@@ -44,17 +43,14 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   BlockFiles out;
   out.top = dequant_module;
   const auto map = golden::vq_csr::register_map(params);
-  elab::SvConstants constants = this->constants();
-  for (auto& c : emit::register_map_sv_constants(map)) constants.push_back(std::move(c));
-  out.rtl.push_back(emit::emit_package(design, block().name(), block().title(), constants, files));
+  emit::emit_package_with_registers(design, block(), constants(), map, files, out);
   const TemplateData d = vq_data(design, *this);
-  for (const auto& [module, tmpl] : {std::pair{codebook_module, "vq/codebook.sv.mustache"},
-                                     std::pair{dequant_module, "vq/dequant.sv.mustache"}}) {
-    const std::string path = fmt::format("rtl/{}.sv", module);
-    files[path] = render(tmpl, d);
-    out.rtl.push_back(path);
+  for (auto& path : emit::render_modules(d,
+                                         {{codebook_module, "vq/codebook.sv.mustache"},
+                                          {dequant_module, "vq/dequant.sv.mustache"}},
+                                         files)) {
+    out.rtl.push_back(std::move(path));
   }
-  out.register_maps = emit::write_register_map(map, emit::register_map_names(design), files);
   // The codebook copies are inferred as memories (vq.memory: ram), or not (flops).
   TemplateData checks = d;
   checks.set("copies", dec(params.copies));

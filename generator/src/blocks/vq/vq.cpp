@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view kName = "vq";
 
-VqConfig read_section(config::Reader& r, config::Section& root) {
+VqConfig read_section(config::Reader& r, config::Section& root, const config::Config&) {
   VqConfig v;
   golden::VqParams& p = v.params;
   config::Section s = root.section(
@@ -63,16 +63,9 @@ VqConfig read_section(config::Reader& r, config::Section& root) {
   return v;
 }
 
-class VqBlock : public Block {
+class VqBlock : public SectionBlock<VqConfig> {
  public:
-  [[nodiscard]] std::string_view name() const override { return kName; }
-  [[nodiscard]] std::string_view title() const override { return "the dequantizer"; }
-  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
-    c.sections.put(kName, read_section(r, root));
-  }
-  [[nodiscard]] bool enabled(const config::Config& c) const override {
-    return config_of(c).enabled;
-  }
+  VqBlock() : SectionBlock(kName, "the dequantizer", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check", "throughput"};

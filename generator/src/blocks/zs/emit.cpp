@@ -4,6 +4,7 @@
 
 #include "blocks/zs/zs.hpp"
 #include "elab/design.hpp"
+#include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
 #include "emit/primitives.hpp"
 #include "emit/sv_package.hpp"
@@ -62,17 +63,14 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
     out.rtl.push_back(path);
   }
   const TemplateData d = zs_data(design, *this);
-  std::vector<std::pair<std::string, std::string>> modules = {{window_module, "act_window"}};
-  if (prefetch_mux) modules.emplace_back(prefetch_module, "prefetch_mux");
-  if (lane_mux) modules.emplace_back(lane_mux_module, "lane_mux");
-  if (demux) modules.emplace_back(demux_module, "result_demux");
-  modules.emplace_back(accumulator_module, "accumulator");
-  modules.emplace_back(array_module, "array");
-  for (const auto& [module, name] : modules) {
-    const std::string path = fmt::format("rtl/{}.sv", module);
-    files[path] = render(fmt::format("zs/{}.sv.mustache", name), d);
-    out.rtl.push_back(path);
-  }
+  std::vector<std::pair<std::string, std::string>> modules = {
+      {window_module, "zs/act_window.sv.mustache"}};
+  if (prefetch_mux) modules.emplace_back(prefetch_module, "zs/prefetch_mux.sv.mustache");
+  if (lane_mux) modules.emplace_back(lane_mux_module, "zs/lane_mux.sv.mustache");
+  if (demux) modules.emplace_back(demux_module, "zs/result_demux.sv.mustache");
+  modules.emplace_back(accumulator_module, "zs/accumulator.sv.mustache");
+  modules.emplace_back(array_module, "zs/array.sv.mustache");
+  for (auto& path : emit::render_modules(d, modules, files)) out.rtl.push_back(std::move(path));
   files["docs/control_word.md"] = control_word_markdown(design);
   out.synthesis_script = emit::synthesis_script(design, block(), out.top, out.rtl, files);
   return out;

@@ -91,16 +91,9 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
   return z;
 }
 
-class ZsBlock : public Block {
+class ZsBlock : public SectionBlock<ZsConfig> {
  public:
-  [[nodiscard]] std::string_view name() const override { return kName; }
-  [[nodiscard]] std::string_view title() const override { return "the zero-skipping PE array"; }
-  void read(config::Reader& r, config::Section& root, config::Config& c) const override {
-    c.sections.put(kName, read_section(r, root, c));
-  }
-  [[nodiscard]] bool enabled(const config::Config& c) const override {
-    return config_of(c).enabled;
-  }
+  ZsBlock() : SectionBlock(kName, "the zero-skipping PE array", read_section) {}
   [[nodiscard]] std::string_view replaces() const override { return "pe_array"; }
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
