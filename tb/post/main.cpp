@@ -21,7 +21,7 @@
 #include "common/cosim.hpp"
 #include "common/port_bits.hpp"
 #include "npugen/golden/post/model.hpp"
-#include "npugen/golden/sequencer/reference.hpp"
+#include "npugen/golden/post/reference.hpp"
 
 namespace {
 

@@ -40,7 +40,7 @@ class PostBlock : public SectionBlock<PostConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check", "throughput"};
-    b.golden = {"post", "sequencer"};
+    b.golden = {"post"};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(

@@ -16,7 +16,7 @@
 
 #include "npugen/golden/common/apb.hpp"
 #include "npugen/golden/post/params.hpp"
-#include "npugen/golden/sequencer/requant.hpp"
+#include "npugen/golden/post/requant.hpp"
 
 namespace npugen::golden {
 

@@ -1,5 +1,5 @@
 // Parameters of the post unit (issue 13: the requantization after the accumulators), its
-// registers, and its cycle model's ports. The arithmetic is golden/sequencer/requant.hpp
+// registers, and its cycle model's ports. The arithmetic is golden/post/requant.hpp
 // (docs/post_unit.md); post_csr::register_map() is the one definition of the registers.
 #pragma once
 

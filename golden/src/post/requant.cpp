@@ -1,4 +1,4 @@
-#include "npugen/golden/sequencer/requant.hpp"
+#include "npugen/golden/post/requant.hpp"
 
 #include <algorithm>
 #include <limits>

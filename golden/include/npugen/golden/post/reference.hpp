@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "npugen/golden/sequencer/requant.hpp"
+#include "npugen/golden/post/requant.hpp"
 
 namespace npugen::golden::reference {
 

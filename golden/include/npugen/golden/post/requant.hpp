@@ -1,6 +1,6 @@
 // The post unit's arithmetic (SPEC M4, issue 13): TFLite's int8 requantization, as the
 // RTL computes it, stage by stage. docs/post_unit.md defines it once in words; this is the
-// golden model's coding, and golden/src/sequencer/reference.cpp codes it again, apart,
+// golden model's coding, and golden/src/post/reference.cpp codes it again, apart,
 // for the plain reference.
 //
 //   acc = sum((x - x_zp) * w) + bias[k]                        (int32, wrapping)

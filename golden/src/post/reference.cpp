@@ -1,4 +1,4 @@
-#include "npugen/golden/sequencer/reference.hpp"
+#include "npugen/golden/post/reference.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,17 +2,17 @@
 // reference's, on every shift, edge multipliers and accumulators; gemmlowp's rounding
 // rules by hand; the direct convolution and fully connected references on small cases
 // computed by hand.
-#include "npugen/golden/sequencer/requant.hpp"
+#include "npugen/golden/post/requant.hpp"
 
 #include <catch2/catch.hpp>
 #include <limits>
 #include <random>
 
-#include "npugen/golden/sequencer/reference.hpp"
+#include "npugen/golden/post/reference.hpp"
 
 using namespace npugen::golden;
 
-TEST_CASE("gemmlowp's rounding rules, by hand", "[sequencer]") {
+TEST_CASE("gemmlowp's rounding rules, by hand", "[post]") {
   // SaturatingRoundingDoublingHighMul(x, 2^30) = x / 2 rounded half up.
   CHECK(saturating_rounding_doubling_high_mul(100, 1 << 30) == 50);
   CHECK(saturating_rounding_doubling_high_mul(101, 1 << 30) == 51);
@@ -45,7 +45,7 @@ TEST_CASE("gemmlowp's rounding rules, by hand", "[sequencer]") {
   CHECK(requantize(-11, r) == -3);
 }
 
-TEST_CASE("the golden requantization equals the plain reference's", "[sequencer]") {
+TEST_CASE("the golden requantization equals the plain reference's", "[post]") {
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
   std::mt19937_64 rng(13);
@@ -94,7 +94,7 @@ TEST_CASE("the golden requantization equals the plain reference's", "[sequencer]
   CHECK(compared > 10'000'000);
 }
 
-TEST_CASE("the direct convolution, by hand", "[sequencer]") {
+TEST_CASE("the direct convolution, by hand", "[post]") {
   // A 2 x 3 input of 2 channels, input zero point 1; one 2 x 2 filter, stride 1, padding 1
   // on top and left; bias 10; scale 1 (M = 2^30, shift 1), output zero point 0.
   reference::Tensor in;
