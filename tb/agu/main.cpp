@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,11 @@ class AguBench {
   }
 
   void tick() {
+    // A write reaching an enabled group (the golden model refuses it at this edge).
+    if (in_.apb.write() && in_.apb.paddr >= csr::kGroupOffset) {
+      const uint32_t g = (in_.apb.paddr - csr::kGroupOffset) / csr::kGroupStride;
+      if (g < csr::kGroups && golden_.enabled(g)) ++busy_writes_;
+    }
     switch_ready_ = false;
     if (taken_ && want_.set.layer_end) {
       ++switches_;
@@ -140,7 +146,8 @@ class AguBench {
     s.count("layers finished", layers_done_);
     s.count("layers programmed", programmed_);
     s.count("layers refused", refused_);
-    s.count("writes to a streaming group", busy_writes_);
+    s.count("writes to an enabled group", busy_writes_);
+    s.count("layers at the maxima", edge_layers_);
     s.count("register writes", apb_.writes());
     s.count("register reads", apb_.reads());
     s.count("transfers answered PSLVERR", apb_.errors());
@@ -170,7 +177,8 @@ class AguBench {
     }
     if (!throughput_) {
       s.goal("layers refused", refused_);
-      s.goal("writes to a streaming group", busy_writes_);
+      s.goal("writes to an enabled group", busy_writes_);
+      s.goal("layers at the maxima", edge_layers_);
       s.goal("register reads", apb_.reads());
       s.goal("transfers answered PSLVERR", apb_.errors());
       s.goal("layers with several images", shapes_[0], kP.max_batch > 1);
@@ -317,34 +325,125 @@ class AguBench {
   }
 
   // A layer the hardware must refuse: one rule broken.
+  // A layer the hardware must refuse: one rule broken, each rule as likely (a rule the
+  // configuration makes unbreakable, a maximum at the field's largest value, falls back to
+  // a zero).
   AguLayer refused_layer() {
     AguLayer l = random_layer();
-    switch (draw(0, 5)) {
+    // A value above its maximum, or zero when the maximum is the field's largest value.
+    auto above = [](unsigned& field, unsigned max, unsigned field_max) {
+      field = max < field_max ? max + 1 : 0;
+    };
+    const unsigned dim = AguParams::kMaxDim, small = AguParams::kMaxSmall;
+    switch (draw(0, 24)) {
       case 0:
-        l.stride_x = 0;
+        above(l.height, kP.max_height, dim);
         break;
       case 1:
-        l.pad_top = l.kernel_h;  // not below the kernel (the field may still hold it)
-        if (l.pad_top > AguParams::kMaxSmall) l.height = 0;
+        above(l.width, kP.max_width, dim);
         break;
       case 2:
-        l.height = std::min(kP.max_height + 1, AguParams::kMaxDim);
-        if (kP.max_height == AguParams::kMaxDim) l.height = 0;
+        above(l.channels, kP.max_channels, dim);
         break;
       case 3:
-        l.filters = 0;
+        above(l.batch, kP.max_batch, dim);
         break;
       case 4:
-        l.kernel_w = std::min(kP.max_kernel + 1, AguParams::kMaxSmall);
-        if (kP.max_kernel == AguParams::kMaxSmall) l.kernel_w = 0;
+        above(l.filters, kP.max_channels, dim);
+        break;
+      case 5:
+        above(l.kernel_h, kP.max_kernel, small);
+        break;
+      case 6:
+        above(l.kernel_w, kP.max_kernel, small);
+        break;
+      case 7:
+        above(l.stride_y, kP.max_stride, small);
+        break;
+      case 8:
+        above(l.stride_x, kP.max_stride, small);
+        break;
+      case 9:
+        l.pad_top = kP.max_pad + 1;
+        break;  // max_pad < 15: the field holds it
+      case 10:
+        l.pad_bottom = kP.max_pad + 1;
+        break;
+      case 11:
+        l.pad_left = kP.max_pad + 1;
+        break;
+      case 12:
+        l.pad_right = kP.max_pad + 1;
+        break;
+      case 13:
+        l.height = 0;
+        break;
+      case 14:
+        l.width = 0;
+        break;
+      case 15:
+        l.channels = 0;
+        break;
+      case 16:
+        l.batch = 0;
+        break;
+      case 17:
+        l.filters = 0;
+        break;
+      case 18:
+        l.kernel_h = 0;
+        break;
+      case 19:
+        l.stride_y = 0;
+        break;
+      case 20:
+        l.stride_x = 0;
+        break;
+      case 21:
+        // Padding not below the kernel (within max_pad when the maxima allow it).
+        l.pad_bottom = l.kernel_h;
+        break;
+      case 22:
+        l.pad_left = l.kernel_w;
+        break;
+      case 23:
+        l.pad_right = l.kernel_w;
         break;
       default:
-        // A kernel larger than the padded input, when the maxima allow one.
-        l.height = 1, l.pad_top = 0, l.pad_bottom = 0;
-        l.kernel_h = std::min(kP.max_kernel, 2U);
-        if (l.kernel_h == 1) l.batch = 0;
+        // A kernel wider than the padded input, when the maxima allow one.
+        l.width = 1, l.pad_left = 0, l.pad_right = 0;
+        l.kernel_w = std::min(kP.max_kernel, 2U);
+        if (l.kernel_w == 1) l.width = 0;
         break;
     }
+    return l;
+  }
+
+  // A layer at the generated maxima, where the counters' widths are tight: C and K at their
+  // maximum with a 1 x 1 kernel; H (or W) at its maximum with the largest kernel, stride
+  // and padding along it; N at its maximum. Refused or too long for the run: none.
+  std::optional<AguLayer> edge_layer() {
+    const uint64_t act_mask = (uint64_t{1} << kP.act_addr_bits()) - 1;
+    const unsigned kind = draw(0, 3);
+    AguLayer l;
+    if (kind == 0) {
+      l = AguLayer::dense(kP, 1, 1, kP.max_channels, 1, kP.max_channels, 1, 1, 1, 1, 0, 0, 0, 0,
+                          rng_() & act_mask);
+    } else if (kind == 3) {
+      l = AguLayer::dense(kP, 1, 1, 1, kP.max_batch, 1, 1, 1, 1, 1, 0, 0, 0, 0, rng_() & act_mask);
+    } else {
+      const unsigned k = kP.max_kernel, pad = std::min(kP.max_pad, k - 1);
+      if (kind == 1) {
+        l = AguLayer::dense(kP, kP.max_height, 1, 1, 1, 1, k, 1, kP.max_stride, 1, pad, pad, 0, 0,
+                            rng_() & act_mask);
+      } else {
+        l = AguLayer::dense(kP, 1, kP.max_width, 1, 1, 1, 1, k, 1, kP.max_stride, 0, 0, pad, pad,
+                            rng_() & act_mask);
+      }
+    }
+    l.in_pixel_stride &= act_mask, l.in_row_stride &= act_mask, l.in_image_stride &= act_mask;
+    if (!agu_refusal(kP, l).empty() || l.address_sets(kP) > max_sets_) return std::nullopt;
+    if (throughput_ && l.address_sets(kP) < kMinThroughputSets) return std::nullopt;
     return l;
   }
 
@@ -377,7 +476,6 @@ class AguBench {
       // A write to the group that streams (or waits): ignored, CFG_ERR.
       apb_.push({true, group_address(g ^ 1U, csr::kInShape), static_cast<uint32_t>(rng_())});
       clear_cfg_err();
-      ++busy_writes_;
       return;
     }
     if (golden_.enabled(g)) return;         // the next group still holds an unfinished layer
@@ -390,7 +488,10 @@ class AguBench {
       ++refused_;
       return;
     }
-    const AguLayer l = random_layer();
+    std::optional<AguLayer> edge;
+    if (draw(0, 9) == 0) edge = edge_layer();
+    const AguLayer l = edge ? *edge : random_layer();
+    edge_layers_ += edge ? 1 : 0;
     push_layer(g, l);
     expected_.push_back({l, im2col_reference(kP, l, g)});
     ++programmed_;
@@ -420,7 +521,7 @@ class AguBench {
   std::deque<Expected> expected_;
   size_t current_ = 0;
   uint64_t sets_ = 0, padded_ = 0, layers_done_ = 0, programmed_ = 0, refused_ = 0;
-  uint64_t busy_writes_ = 0, switches_ = 0, switches_ready_ = 0;
+  uint64_t busy_writes_ = 0, switches_ = 0, switches_ready_ = 0, edge_layers_ = 0;
   uint64_t set_cycles_ = 0, lost_cycles_ = 0, idle_starts_ = 0;
   uint64_t shapes_[6] = {};
 };

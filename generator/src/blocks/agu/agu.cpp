@@ -38,7 +38,8 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
             "Largest padding on one side (a layer's padding is also below its kernel).");
   s.integer("act_words", p.act_words, 2, int64_t{1} << 24,
             "Words of an activation buffer (a word holds pe_array.lanes channels of a pixel): "
-            "sets the activation and output address widths.");
+            "sets the activation and output address widths; addresses wrap at the next power "
+            "of two.");
   s.integer("weight_rows", p.weight_rows, 2, int64_t{1} << 24,
             "Rows of the weight store: sets the weight row address width.");
   r.rule("agu.max_pad is below agu.max_kernel: padding is below the kernel.");
