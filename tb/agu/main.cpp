@@ -6,11 +6,13 @@
 // arithmetic), which shares no code with the model.
 //
 // The stimulus programs layers of random shapes (1x1 kernels, edge padding, stride above
-// the kernel, C and K not multiples of L and T, several images, H or W of 1) into the two
-// register groups in turn, the next one while the current one streams, with random
-// back-pressure; it also programs layers the hardware must refuse (a value above a
-// maximum, a zero stride, padding not below the kernel, a kernel beyond the padded input)
-// and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
+// the kernel, C and K not multiples of L and T, several images, H or W of 1) and of every
+// dataflow generated (conv, fc, fc_batch) into the two register groups in turn, the next
+// one while the current one streams, with random back-pressure; it also programs layers
+// the hardware must refuse (a value above a maximum, a zero stride, padding not below the
+// kernel, a kernel beyond the padded input, a dataflow not generated, an fc_batch layer
+// that is not 1 x 1 or has more images than tiles, one buffer read and written, an empty
+// clamp) and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
 //
 // --mode throughput takes every set at once and fails on any cycle without a set while a
 // layer is enabled: one address set per cycle, no cycle lost at a layer switch.
@@ -36,21 +38,25 @@ using npugen::tb::BenchOptions;
 using npugen::tb::Checker;
 
 constexpr const AguParams& kP = npugen::design::kAgu;
-/// Sets a throughput-mode layer has at least: programming a group takes 12 register
+/// Sets a throughput-mode layer has at least: programming a group takes 15 register
 /// writes of two cycles each, which the running layer must outlast.
 constexpr uint64_t kMinThroughputSets = 48;
 namespace csr = agu_csr;
 
 std::string set_text(const AddressSet& s) {
-  return fmt::format("act {}{} wrow {} out {} filters {}{}{}{} group {}", s.act_addr,
-                     s.pad ? " (pad)" : "", s.wrow, s.out_addr, s.filters, s.first ? " first" : "",
-                     s.last ? " last" : "", s.layer_end ? " layer-end" : "", s.group);
+  return fmt::format("{} act {}{} wrow {} out {}.{} filters {} tile {}{}{}{}{}{}{} group {}",
+                     dataflow_name(s.layer.dataflow), s.act_addr, s.pad ? " (pad)" : "", s.wrow,
+                     s.out_addr, s.out_lane, s.filters, s.tile, s.load ? " load" : "",
+                     s.first ? " first" : "", s.last ? " last" : "",
+                     s.layer_first ? " layer-first" : "", s.block_first ? " block-first" : "",
+                     s.layer_end ? " layer-end" : "", s.group);
 }
 
 std::string layer_text(const AguLayer& l) {
-  return fmt::format("{}x{}x{} N {} -> K {}, kernel {}x{}, stride {}x{}, pad t{} b{} l{} r{}",
-                     l.height, l.width, l.channels, l.batch, l.filters, l.kernel_h, l.kernel_w,
-                     l.stride_y, l.stride_x, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right);
+  return fmt::format("{} {}x{}x{} N {} -> K {}, kernel {}x{}, stride {}x{}, pad t{} b{} l{} r{}",
+                     dataflow_name(l.dataflow), l.height, l.width, l.channels, l.batch, l.filters,
+                     l.kernel_h, l.kernel_w, l.stride_y, l.stride_x, l.pad_top, l.pad_bottom,
+                     l.pad_left, l.pad_right);
 }
 
 class AguBench {
@@ -187,6 +193,14 @@ class AguBench {
       s.goal("layers with K not a multiple of T", shapes_[3], kP.tiles > 1);
       s.goal("layers with H or W of 1", shapes_[4]);
       s.goal("layers with a 1x1 kernel", shapes_[5]);
+      for (unsigned d = 0; d < kDataflowCount; ++d) {
+        const auto flow = static_cast<Dataflow>(d);
+        s.goal(fmt::format("{} layers", dataflow_name(flow)), flows_[d], kP.generates(flow));
+        if (!kP.generates(flow)) {
+          s.limits.push_back(
+              fmt::format("agu.dataflows leaves out {}: no such layer", dataflow_name(flow)));
+        }
+      }
       if (kP.max_batch == 1) s.limits.push_back("agu.max_batch is 1: one image per layer");
       if (kP.max_stride == 1) s.limits.push_back("agu.max_stride is 1: no stride above a kernel");
       if (kP.lanes == 1) s.limits.push_back("pe_array.lanes is 1: C is a multiple of L");
@@ -234,9 +248,25 @@ class AguBench {
     check.compare("set_first_o", s.first, dut.set_first_o);
     check.compare("set_last_o", s.last, dut.set_last_o);
     check.compare("set_out_addr_o", s.out_addr, dut.set_out_addr_o);
+    check.compare("set_out_lane_o", s.out_lane, dut.set_out_lane_o);
     check.compare("set_filters_o", s.filters, dut.set_filters_o);
+    check.compare("set_tile_o", s.tile, dut.set_tile_o);
+    check.compare("set_load_o", s.load, dut.set_load_o);
+    check.compare("set_layer_first_o", s.layer_first, dut.set_layer_first_o);
+    check.compare("set_block_first_o", s.block_first, dut.set_block_first_o);
+    check.compare("set_block_last_o", s.block_last, dut.set_block_last_o);
     check.compare("set_layer_end_o", s.layer_end, dut.set_layer_end_o);
     check.compare("set_group_o", s.group, dut.set_group_o);
+    const SetLayer& l = s.layer;
+    check.compare("set_dataflow_o", static_cast<unsigned>(l.dataflow), dut.set_dataflow_o);
+    check.compare("set_in_buf_o", l.in_buf, dut.set_in_buf_o);
+    check.compare("set_out_buf_o", l.out_buf, dut.set_out_buf_o);
+    check.compare("set_pad_value_o", static_cast<uint8_t>(l.pad_value), dut.set_pad_value_o);
+    check.compare("set_zero_point_o", static_cast<uint8_t>(l.zero_point), dut.set_zero_point_o);
+    check.compare("set_act_min_o", static_cast<uint8_t>(l.act_min), dut.set_act_min_o);
+    check.compare("set_act_max_o", static_cast<uint8_t>(l.act_max), dut.set_act_max_o);
+    check.compare("set_param_base_o", l.param_base, dut.set_param_base_o);
+    check.compare("set_out_stride_o", l.out_stride, dut.set_out_stride_o);
   }
 
   static AddressSet rtl_set(const Vdut& dut) {
@@ -247,9 +277,24 @@ class AguBench {
     s.first = dut.set_first_o;
     s.last = dut.set_last_o;
     s.out_addr = dut.set_out_addr_o;
+    s.out_lane = dut.set_out_lane_o;
     s.filters = dut.set_filters_o;
+    s.tile = dut.set_tile_o;
+    s.load = dut.set_load_o;
+    s.layer_first = dut.set_layer_first_o;
+    s.block_first = dut.set_block_first_o;
+    s.block_last = dut.set_block_last_o;
     s.layer_end = dut.set_layer_end_o;
     s.group = dut.set_group_o;
+    SetLayer& l = s.layer;
+    l.dataflow = static_cast<Dataflow>(dut.set_dataflow_o);
+    l.in_buf = dut.set_in_buf_o, l.out_buf = dut.set_out_buf_o;
+    l.pad_value = static_cast<int8_t>(dut.set_pad_value_o);
+    l.zero_point = static_cast<int8_t>(dut.set_zero_point_o);
+    l.act_min = static_cast<int8_t>(dut.set_act_min_o);
+    l.act_max = static_cast<int8_t>(dut.set_act_max_o);
+    l.param_base = dut.set_param_base_o;
+    l.out_stride = dut.set_out_stride_o;
     return s;
   }
 
@@ -285,17 +330,37 @@ class AguBench {
     return hi <= lo ? lo : lo + static_cast<unsigned>(rng_() % (hi - lo + 1));
   }
 
+  // A dataflow the design generates.
+  Dataflow random_dataflow() {
+    for (;;) {
+      const auto flow = static_cast<Dataflow>(draw(0, kDataflowCount - 1));
+      if (kP.generates(flow)) return flow;
+    }
+  }
+
+  // The registers the generator passes on, at random (a clamp that is not empty).
+  void random_pass_through(AguLayer& l) {
+    l.in_buf = draw(0, 1), l.out_buf = 1 - l.in_buf;
+    l.pad_value = static_cast<int>(draw(0, 255)) - 128;
+    l.zero_point = static_cast<int>(draw(0, 255)) - 128;
+    l.act_min = static_cast<int>(draw(0, 255)) - 128;
+    l.act_max = static_cast<int>(draw(static_cast<unsigned>(l.act_min + 128), 255)) - 128;
+    l.param_base = draw(0, 65535);
+  }
+
   // A random layer the hardware can do, small enough to finish soon.
   AguLayer random_layer() {
     for (;;) {
+      const Dataflow flow = random_dataflow();
+      const bool batch = flow == Dataflow::kFcBatch;
       const unsigned kind = draw(0, 9);
-      const unsigned h = kind == 0 ? 1 : draw(1, std::min(kP.max_height, 9U));
-      const unsigned w = kind == 1 ? 1 : draw(1, std::min(kP.max_width, 9U));
+      const unsigned h = kind == 0 || batch ? 1 : draw(1, std::min(kP.max_height, 9U));
+      const unsigned w = kind == 1 || batch ? 1 : draw(1, std::min(kP.max_width, 9U));
       const unsigned c = draw(1, std::min(kP.max_channels, 3 * kP.lanes + 1));
       const unsigned k = draw(1, std::min(kP.max_channels, 2 * kP.tiles + 1));
-      const unsigned n = draw(1, std::min(kP.max_batch, 3U));
-      const unsigned kh = kind == 2 ? 1 : draw(1, std::min(kP.max_kernel, 4U));
-      const unsigned kw = kind == 2 ? 1 : draw(1, std::min(kP.max_kernel, 4U));
+      const unsigned n = draw(1, std::min({kP.max_batch, 3U, batch ? kP.tiles : 3U}));
+      const unsigned kh = kind == 2 || batch ? 1 : draw(1, std::min(kP.max_kernel, 4U));
+      const unsigned kw = kind == 2 || batch ? 1 : draw(1, std::min(kP.max_kernel, 4U));
       const unsigned sy = draw(1, std::min(kP.max_stride, kind == 3 ? 6U : 3U));
       const unsigned sx = draw(1, std::min(kP.max_stride, kind == 3 ? 6U : 3U));
       auto pad = [&](unsigned kernel) {
@@ -306,9 +371,11 @@ class AguBench {
       const uint64_t act_mask = (uint64_t{1} << kP.act_addr_bits()) - 1;
       AguLayer l =
           AguLayer::dense(kP, h, w, c, n, k, kh, kw, sy, sx, pt, pb, pl, pr, rng_() & act_mask,
-                          rng_() & ((uint64_t{1} << kP.weight_addr_bits()) - 1),
-                          rng_() & ((uint64_t{1} << kP.out_addr_bits()) - 1));
+                          rng_() & ((uint64_t{1} << kP.weight_addr_bits()) - 1), rng_() & act_mask);
+      l.dataflow = flow;
+      random_pass_through(l);
       // Strides wrap at the address width too; views wider than dense, sometimes.
+      l.out_pixel_stride = (l.out_pixel_stride + (kind == 6 ? 2 : 0)) & act_mask;
       l.in_pixel_stride = (l.in_pixel_stride + (kind == 4 ? 1 : 0)) & act_mask;
       l.in_row_stride = (l.in_pixel_stride * w + (kind == 5 ? 3 : 0)) & act_mask;
       l.in_image_stride = (l.in_row_stride * h) & act_mask;
@@ -335,7 +402,7 @@ class AguBench {
       field = max < field_max ? max + 1 : 0;
     };
     const unsigned dim = AguParams::kMaxDim, small = AguParams::kMaxSmall;
-    switch (draw(0, 24)) {
+    switch (draw(0, 28)) {
       case 0:
         above(l.height, kP.max_height, dim);
         break;
@@ -409,6 +476,33 @@ class AguBench {
       case 23:
         l.pad_right = l.kernel_w;
         break;
+      case 24: {
+        // A dataflow not generated (3: none is).
+        unsigned flow = 3;
+        for (unsigned d = 0; d < kDataflowCount; ++d) {
+          if (!kP.generates(static_cast<Dataflow>(d))) flow = d;
+        }
+        l.dataflow = static_cast<Dataflow>(flow);
+        break;
+      }
+      case 25:
+        // fc_batch on a layer that is not 1 x 1, or with more images than tiles.
+        if (kP.generates(Dataflow::kFcBatch)) {
+          l.dataflow = Dataflow::kFcBatch;
+          if (l.height * l.width * l.kernel_h * l.kernel_w == 1) {
+            l.batch = kP.tiles + 1;
+            if (l.batch > kP.max_batch) l.height = 0;  // the maxima allow no such layer
+          }
+        } else {
+          l.stride_x = 0;
+        }
+        break;
+      case 26:
+        l.out_buf = l.in_buf;
+        break;
+      case 27:
+        l.act_min = 1, l.act_max = 0;
+        break;
       default:
         // A kernel wider than the padded input, when the maxima allow one.
         l.width = 1, l.pad_left = 0, l.pad_right = 0;
@@ -468,7 +562,7 @@ class AguBench {
                                         group_address(1, csr::kWindow),
                                         0x3c,
                                         group_address(0, csr::kInBase),
-                                        group_address(1, 0x38)};
+                                        group_address(1, 0x3c)};
       apb_.push({false, kReads[draw(0, 7)], 0});
       return;
     }
@@ -501,6 +595,7 @@ class AguBench {
     shapes_[3] += l.filters % kP.tiles != 0;
     shapes_[4] += l.height == 1 || l.width == 1;
     shapes_[5] += l.kernel_h == 1 && l.kernel_w == 1;
+    ++flows_[static_cast<unsigned>(l.dataflow)];
     next_group_ ^= 1U;
   }
 
@@ -524,6 +619,7 @@ class AguBench {
   uint64_t busy_writes_ = 0, switches_ = 0, switches_ready_ = 0, edge_layers_ = 0;
   uint64_t set_cycles_ = 0, lost_cycles_ = 0, idle_starts_ = 0;
   uint64_t shapes_[6] = {};
+  uint64_t flows_[kDataflowCount] = {};
 };
 
 }  // namespace

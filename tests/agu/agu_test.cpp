@@ -1,5 +1,5 @@
-// The address generator's golden model against the plain im2col reference, the refusal
-// rules, and the activation traffic of seed 004's example.
+// The address generator's golden model against the plain im2col reference (every
+// dataflow), the refusal rules, and the activation traffic of seed 004's example.
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -19,6 +19,16 @@ AguParams small_params(std::mt19937_64& rng) {
   p.act_words = rng() % 2 ? 1000 : 1U << 16;  // 1000: addresses wrap
   p.weight_rows = rng() % 2 ? 300 : 1U << 16;
   return p;
+}
+
+// The registers the address generator passes on, drawn at random (a valid layer).
+void draw_pass_through(std::mt19937_64& rng, AguLayer& l) {
+  l.in_buf = static_cast<unsigned>(rng() % 2), l.out_buf = 1 - l.in_buf;
+  l.pad_value = static_cast<int>(rng() % 256) - 128;
+  l.zero_point = static_cast<int>(rng() % 256) - 128;
+  l.act_min = static_cast<int>(rng() % 256) - 128;
+  l.act_max = l.act_min + static_cast<int>(rng() % static_cast<uint64_t>(128 - l.act_min));
+  l.param_base = static_cast<unsigned>(rng() % 65536);
 }
 
 unsigned draw(std::mt19937_64& rng, unsigned lo, unsigned hi) {
@@ -63,12 +73,17 @@ TEST_CASE("the address generator model streams the im2col reference", "[agu]") {
   int layers = 0;
   while (layers < 400) {
     const AguParams p = small_params(rng);
-    const unsigned kh = draw(rng, 1, 5), kw = draw(rng, 1, 5);
-    AguLayer l = AguLayer::dense(p, draw(rng, 1, 12), draw(rng, 1, 12), draw(rng, 1, 20),
-                                 draw(rng, 1, 3), draw(rng, 1, 20), kh, kw, draw(rng, 1, 5),
-                                 draw(rng, 1, 5), draw(rng, 0, kh - 1), draw(rng, 0, kh - 1),
-                                 draw(rng, 0, kw - 1), draw(rng, 0, kw - 1), rng() % p.act_words,
-                                 rng() % p.weight_rows, rng() % (p.act_words * p.lanes));
+    const auto flow = static_cast<Dataflow>(rng() % kDataflowCount);
+    const bool batch = flow == Dataflow::kFcBatch;
+    const unsigned kh = batch ? 1 : draw(rng, 1, 5), kw = batch ? 1 : draw(rng, 1, 5);
+    AguLayer l = AguLayer::dense(
+        p, batch ? 1 : draw(rng, 1, 12), batch ? 1 : draw(rng, 1, 12), draw(rng, 1, 20),
+        draw(rng, 1, batch ? std::min(3U, p.tiles) : 3), draw(rng, 1, 20), kh, kw, draw(rng, 1, 5),
+        draw(rng, 1, 5), draw(rng, 0, kh - 1), draw(rng, 0, kh - 1), draw(rng, 0, kw - 1),
+        draw(rng, 0, kw - 1), rng() % p.act_words, rng() % p.weight_rows, rng() % p.act_words);
+    l.dataflow = flow;
+    if (rng() % 4 == 0) l.out_pixel_stride += rng() % 5;  // a view of a wider tensor
+    draw_pass_through(rng, l);
     if (!agu_refusal(p, l).empty() || l.address_sets(p) > 20000) continue;
     const unsigned g = layers % 2;
     AguModel m(p);
@@ -106,15 +121,57 @@ TEST_CASE("the reference addresses are the NHWC formulas", "[agu]") {
   CHECK(centre.act_addr == 100);
   CHECK(centre.wrow == 7 + (1 * 3 + 1) * 2);
   CHECK(sets[17].last);
-  // Output pixel (1, 2) (the last): element 40 + (1 * 3 + 2) * 2.
-  CHECK(sets.back().out_addr == 40 + 5 * 2);
+  // Output pixel (1, 2) (the last): word 40 + (1 * 3 + 2) * ceil(2 / 4).
+  CHECK(sets.back().out_addr == 40 + 5 * 1);
+  CHECK(sets.back().out_lane == 0);
   CHECK(sets.back().layer_end);
   CHECK(sets.back().filters == 2);
+  CHECK(sets.front().layer_first);
+  CHECK(sets.front().block_first);
+}
+
+TEST_CASE("output words and lanes when tiles and lanes differ", "[agu]") {
+  // T = 3 filters at once, L = 2 channels a word, K = 7: blocks of filters 0-2, 3-5, 6; a
+  // pixel's outputs take ceil(7/2) = 4 words. Filter 3 is word 1, lane 1; filter 6 word 3,
+  // lane 0.
+  AguParams p;
+  p.lanes = 2, p.tiles = 3;
+  const AguLayer l = AguLayer::dense(p, 1, 2, 2, 1, 7, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 10);
+  const auto sets = im2col_reference(p, l, 0);
+  REQUIRE(sets.size() == 3 * 2);  // blocks x pixels x one channel word
+  CHECK(sets[0].out_addr == 10);
+  CHECK(sets[1].out_addr == 14);  // pixel 1: 10 + 4 words
+  CHECK((sets[2].out_addr == 11 && sets[2].out_lane == 1 && sets[2].block_first));
+  CHECK((sets[5].out_addr == 14 + 3 && sets[5].out_lane == 0 && sets[5].filters == 1));
+}
+
+TEST_CASE("the fc_batch order: feature loads, then each neuron's weight words", "[agu]") {
+  // 2 images of 5 features (3 words of L = 2), 5 neurons on T = 4 tiles.
+  AguParams p;
+  p.lanes = 2, p.tiles = 4;
+  AguLayer l = AguLayer::dense(p, 1, 1, 5, 2, 5, 1, 1, 1, 1, 0, 0, 0, 0, 100, 20, 60);
+  l.dataflow = Dataflow::kFcBatch;
+  REQUIRE(agu_refusal(p, l).empty());
+  const auto sets = im2col_reference(p, l, 0);
+  REQUIRE(sets.size() == 2 * 3 + 5 * 3);
+  REQUIRE(l.address_sets(p) == sets.size());
+  // Image 1's second feature word: word 100 + 3 + 1, into tile 1's cache.
+  CHECK((sets[4].load && sets[4].tile == 1 && sets[4].act_addr == 104 && !sets[4].first));
+  // Neuron 2 (block 0, tile 2), word 1: weight row 20 + 1; its result goes to word 61, lane 0.
+  const AddressSet& s = sets[6 + 2 * 3 + 1];
+  CHECK((!s.load && s.tile == 2 && s.wrow == 21 && s.out_addr == 61 && s.out_lane == 0));
+  // Neuron 4 (block 1, tile 0): rows 23.., word 62, and the block starts there.
+  const AddressSet& z4 = sets[6 + 4 * 3];
+  CHECK((z4.tile == 0 && z4.wrow == 23 && z4.out_addr == 62 && z4.block_first && z4.first));
+  CHECK((sets.back().layer_end && sets.back().filters == 2 && sets.back().last));
+  CHECK(sets.front().layer_first);
+  CHECK(sets.front().layer.out_stride == 3);  // ceil(5 / 2) words an image
 }
 
 TEST_CASE("layers the hardware cannot do are refused", "[agu]") {
   AguParams p;
   p.max_height = 8, p.max_width = 8, p.max_kernel = 3, p.max_stride = 2, p.max_pad = 1;
+  p.max_batch = 16;
   const AguLayer ok = AguLayer::dense(p, 8, 8, 3, 1, 4, 3, 3, 2, 2, 1, 1, 1, 1);
   CHECK(agu_refusal(p, ok).empty());
   auto refused = [&](auto change) {
@@ -132,6 +189,20 @@ TEST_CASE("layers the hardware cannot do are refused", "[agu]") {
   CHECK(refused([](AguLayer& l) {
     l.height = 1, l.pad_top = 0, l.pad_bottom = 0;  // kernel 3 > padded height 1
   }));
+  CHECK(refused([](AguLayer& l) { l.dataflow = static_cast<Dataflow>(3); }));
+  CHECK(refused([](AguLayer& l) { l.dataflow = Dataflow::kFcBatch; }));  // 8 x 8, 3 x 3
+  CHECK(refused([](AguLayer& l) { l.out_buf = l.in_buf; }));
+  CHECK(refused([](AguLayer& l) { l.act_min = 5, l.act_max = 4; }));
+  AguLayer fc = AguLayer::dense(p, 1, 1, 30, p.tiles, 10, 1, 1, 1, 1, 0, 0, 0, 0);
+  fc.dataflow = Dataflow::kFcBatch;
+  CHECK(agu_refusal(p, fc).empty());
+  fc.batch = p.tiles + 1;  // more images than tiles
+  CHECK_FALSE(agu_refusal(p, fc).empty());
+  AguParams conv_only = p;
+  conv_only.dataflows = dataflow_bit(Dataflow::kConv);
+  AguLayer fc1 = ok;
+  fc1.dataflow = Dataflow::kFc;
+  CHECK_FALSE(agu_refusal(conv_only, fc1).empty());  // fc not generated
   // The model refuses the enable and sets CFG_ERR; a write to an enabled group too.
   AguModel m(p);
   AguLayer bad = ok;

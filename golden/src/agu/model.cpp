@@ -9,7 +9,19 @@ uint64_t mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} <
 
 }  // namespace
 
-AguModel::AguModel(const AguParams& params) : p_(params), map_(agu_csr::register_map(params)) {}
+AguModel::AguModel(const AguParams& params) : p_(params), map_(agu_csr::register_map(params)) {
+  // Every group register at its reset value (OUTPUT's clamp is the whole int8 range).
+  const regmap::Group& g = map_.groups.front();
+  for (auto& words : words_) {
+    for (const regmap::Register& r : g.registers) words[r.offset / 4] = r.reset_value();
+  }
+}
+
+AguModel::Position AguModel::start(const AguLayer& l) {
+  Position at;
+  at.load = l.dataflow == Dataflow::kFcBatch;
+  return at;
+}
 
 AddressSet AguModel::set_at(const AguLayer& l, const Position& at) const {
   // Signed input coordinates of the set; addresses wrap at their widths exactly as the
@@ -17,6 +29,7 @@ AddressSet AguModel::set_at(const AguLayer& l, const Position& at) const {
   const int64_t ih = int64_t{at.oh} * l.stride_y + at.kh - l.pad_top;
   const int64_t iw = int64_t{at.ow} * l.stride_x + at.kw - l.pad_left;
   const int64_t cw = l.channel_words(p_.lanes);
+  const bool batch = l.dataflow == Dataflow::kFcBatch;
   AddressSet s;
   s.pad = ih < 0 || ih >= l.height || iw < 0 || iw >= l.width;
   s.act_addr = static_cast<uint64_t>(static_cast<int64_t>(l.in_base) +
@@ -29,19 +42,34 @@ AddressSet AguModel::set_at(const AguLayer& l, const Position& at) const {
            mask(p_.weight_addr_bits());
   s.first = at.kh == 0 && at.kw == 0 && at.cb == 0;
   s.last = at.kh + 1 == l.kernel_h && at.kw + 1 == l.kernel_w && at.cb + 1 == cw;
-  const uint64_t pixel = (uint64_t{at.n} * l.out_height() + at.oh) * l.out_width() + at.ow;
-  s.out_addr = (l.out_base + pixel * l.out_pixel_stride + uint64_t{at.kb} * p_.tiles) &
-               mask(p_.out_addr_bits());
-  s.filters = std::min(p_.tiles, l.filters - at.kb * p_.tiles);
+  // The output: conv and fc, pixel (n, oh, ow)'s word plus filter kb*T's place in it;
+  // fc_batch, neuron kb*T + n's place in image 0's outputs (the feature loads: image n's
+  // pixel word, lane 0).
+  const uint64_t pixel = batch ? (at.load ? at.n : 0)
+                               : (uint64_t{at.n} * l.out_height() + at.oh) * l.out_width() + at.ow;
+  const uint64_t element = at.load ? 0 : uint64_t{at.kb} * p_.tiles + (batch ? at.n : 0);
+  s.out_addr =
+      (l.out_base + pixel * l.out_pixel_stride + element / p_.lanes) & mask(p_.act_addr_bits());
+  s.out_lane = static_cast<unsigned>(element % p_.lanes);
+  s.filters = batch ? l.batch : std::min(p_.tiles, l.filters - at.kb * p_.tiles);
+  s.tile = batch ? at.n : 0;
+  s.load = at.load;
+  const Position first = start(l);
+  s.layer_first = at.kb == first.kb && at.n == 0 && at.oh == 0 && at.ow == 0 && at.kh == 0 &&
+                  at.kw == 0 && at.cb == 0 && at.load == first.load;
+  s.block_first =
+      !at.load && at.n == 0 && at.oh == 0 && at.ow == 0 && at.kh == 0 && at.kw == 0 && at.cb == 0;
+  s.block_last = !at.load && at.kb + 1 == l.filter_blocks(p_.tiles);
   Position next = at;
   s.layer_end = !advance(l, next);
   s.group = consumer_;
+  s.layer = SetLayer::of(l);
   return s;
 }
 
 bool AguModel::advance(const AguLayer& l, Position& at) const {
   // Innermost first: channel word, kernel column, kernel row, output column, output row,
-  // image, filter block.
+  // image (fc_batch: the image loaded, then the neuron of the block), filter block.
   if (++at.cb < l.channel_words(p_.lanes)) return true;
   at.cb = 0;
   if (++at.kw < l.kernel_w) return true;
@@ -52,8 +80,15 @@ bool AguModel::advance(const AguLayer& l, Position& at) const {
   at.ow = 0;
   if (++at.oh < l.out_height()) return true;
   at.oh = 0;
-  if (++at.n < l.batch) return true;
+  const bool batch = l.dataflow == Dataflow::kFcBatch;
+  const unsigned images =
+      batch && !at.load ? std::min(p_.tiles, l.filters - at.kb * p_.tiles) : l.batch;
+  if (++at.n < images) return true;
   at.n = 0;
+  if (at.load) {
+    at.load = false;  // the features are in the caches: the neurons stream
+    return true;
+  }
   return ++at.kb < l.filter_blocks(p_.tiles);
 }
 
@@ -126,13 +161,13 @@ void AguModel::tick(const AguInputs& in) {
       ++layers_done_;
       consumer_ ^= 1U;
       active_ = enable_before[consumer_];
-      at_ = Position{};
+      at_ = start(layer_[consumer_]);
     } else {
       (void)advance(layer_[consumer_], at_);
     }
   } else if (!active_ && enable_before[consumer_]) {
     active_ = true;
-    at_ = Position{};
+    at_ = start(layer_[consumer_]);
   }
   for (unsigned g = 0; g < kGroups; ++g) enable_[g] = enable_[g] || enable_now[g];
   cfg_err_ = (cfg_err_ && !clear_cfg_err) || cfg_err_set;

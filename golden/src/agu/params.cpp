@@ -4,9 +4,37 @@
 
 namespace npugen::golden {
 
-uint64_t AguLayer::address_sets(const AguParams& p) const {
+const char* dataflow_name(Dataflow d) {
+  switch (d) {
+    case Dataflow::kConv:
+      return "conv";
+    case Dataflow::kFc:
+      return "fc";
+    case Dataflow::kFcBatch:
+      return "fc_batch";
+  }
+  return "?";
+}
+
+uint64_t AguLayer::steps(const AguParams& p) const {
+  if (dataflow == Dataflow::kFcBatch) return uint64_t{filters} * channel_words(p.lanes);
   return uint64_t{filter_blocks(p.tiles)} * batch * out_height() * out_width() * kernel_h *
          kernel_w * channel_words(p.lanes);
+}
+
+uint64_t AguLayer::address_sets(const AguParams& p) const {
+  const uint64_t loads =
+      dataflow == Dataflow::kFcBatch ? uint64_t{batch} * channel_words(p.lanes) : 0;
+  return loads + steps(p);
+}
+
+SetLayer SetLayer::of(const AguLayer& l) {
+  SetLayer s;
+  s.dataflow = l.dataflow, s.in_buf = l.in_buf, s.out_buf = l.out_buf;
+  s.pad_value = l.pad_value, s.zero_point = l.zero_point;
+  s.act_min = l.act_min, s.act_max = l.act_max, s.param_base = l.param_base;
+  s.out_stride = l.out_pixel_stride;
+  return s;
 }
 
 AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, unsigned channels,
@@ -23,7 +51,7 @@ AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, un
   l.in_pixel_stride = (channels + p.lanes - 1) / p.lanes;
   l.in_row_stride = l.in_pixel_stride * width;
   l.in_image_stride = l.in_row_stride * height;
-  l.out_pixel_stride = filters;
+  l.out_pixel_stride = (filters + p.lanes - 1) / p.lanes;
   return l;
 }
 
@@ -62,6 +90,27 @@ std::string agu_refusal(const AguParams& p, const AguLayer& l) {
     return fmt::format("kernel width {} exceeds the padded input width {}", l.kernel_w,
                        l.width + l.pad_left + l.pad_right);
   }
+  const auto flow = static_cast<unsigned>(l.dataflow);
+  if (flow >= kDataflowCount || !p.generates(l.dataflow)) {
+    return fmt::format("dataflow {} is not generated", flow);
+  }
+  if (l.dataflow == Dataflow::kFcBatch) {
+    if (l.height != 1 || l.width != 1 || l.kernel_h != 1 || l.kernel_w != 1) {
+      return fmt::format("an fc_batch layer has a 1 x 1 input and kernel, not {} x {} and {} x {}",
+                         l.height, l.width, l.kernel_h, l.kernel_w);
+    }
+    if (l.batch > p.tiles) {
+      return fmt::format("an fc_batch layer has at most {} images (one a tile), not {}", p.tiles,
+                         l.batch);
+    }
+  }
+  if (l.in_buf == l.out_buf) {
+    return fmt::format("the layer reads and writes buffer {}", l.in_buf == 0 ? 'A' : 'B');
+  }
+  if (l.act_min > l.act_max) {
+    return fmt::format("the output clamp's minimum {} is above its maximum {}", l.act_min,
+                       l.act_max);
+  }
   return "";
 }
 
@@ -70,7 +119,7 @@ namespace agu_csr {
 regmap::RegisterMap register_map(const AguParams& p) {
   using regmap::Access;
   using regmap::Field;
-  const unsigned a = p.act_addr_bits(), w = p.weight_addr_bits(), o = p.out_addr_bits();
+  const unsigned a = p.act_addr_bits(), w = p.weight_addr_bits();
   regmap::RegisterMap map;
   map.block = "agu";
   map.title = "Registers of the address generator";
@@ -112,6 +161,8 @@ regmap::RegisterMap register_map(const AguParams& p) {
        {ro("MAX_KERNEL", kMaxKernelLsb, 4, p.max_kernel, "largest kernel height and width"),
         ro("MAX_STRIDE", kMaxStrideLsb, 4, p.max_stride, "largest stride"),
         ro("MAX_PAD", kMaxPadLsb, 4, p.max_pad, "largest padding on a side"),
+        ro("DATAFLOWS", kDataflowsLsb, kDataflowCount, p.dataflows,
+           "the dataflows generated: bit 0 conv, 1 fc, 2 fc_batch"),
         ro("MAX_BATCH", kMaxBatchLsb, 16, p.max_batch, "largest batch")}},
       {"LAYERS_DONE",
        kLayersDone,
@@ -180,12 +231,34 @@ regmap::RegisterMap register_map(const AguParams& p) {
        {rw("ROW", 0, w, "row")}},
       {"OUT_BASE",
        kOutBase,
-       "Element of output (image 0, row 0, column 0, filter 0).",
-       {rw("ADDR", 0, o, "element")}},
+       "Output word of (image 0, row 0, column 0), filters 0 to L-1.",
+       {rw("ADDR", 0, a, "word")}},
       {"OUT_PIXEL_STRIDE",
        kOutPixelStride,
-       "Elements from an output pixel to the next (dense NHWC: K).",
-       {rw("ELEMENTS", 0, o, "elements")}},
+       "Words from an output pixel to the next (dense NHWC: ceil(K/L)); fc_batch: from an "
+       "image's outputs to the next.",
+       {rw("WORDS", 0, a, "words")}},
+      {"MODE",
+       kMode,
+       "The layer's dataflow, buffers and pad value.",
+       {rw("DATAFLOW", kDataflowLsb, 2,
+           "0 conv, 1 fc, 2 fc_batch (LIMITS.DATAFLOWS: those generated; another is refused)"),
+        rw("IN_BUF", kInBufBit, 1, "the activation buffer read: 0 A, 1 B"),
+        rw("OUT_BUF", kOutBufBit, 1, "the activation buffer written; not IN_BUF"),
+        rw("PAD_VALUE", kPadValueLsb, 8,
+           "what padded positions read: the input zero point (int8)")}},
+      {"OUTPUT",
+       kOutput,
+       "The output's zero point and clamp (int8) for the post unit; ACT_MIN above ACT_MAX "
+       "is refused.",
+       {rw("ZERO_POINT", kZeroPointLsb, 8, "y_zp, added after scaling"),
+        Field{"ACT_MIN", kActMinLsb, 8, Access::kRW, 0x80, false,
+              "the smallest output (-128; y_zp for ReLU)"},
+        Field{"ACT_MAX", kActMaxLsb, 8, Access::kRW, 0x7f, false, "the largest output (127)"}}},
+      {"PARAM_BASE",
+       kParamBase,
+       "The post unit's parameter-table group holding the layer's first channels.",
+       {rw("GROUP", 0, 16, "table group of channels 0 to P-1")}},
   };
   map.groups = {g};
   return map;
@@ -207,6 +280,13 @@ std::vector<Write> layer_writes(const AguLayer& l) {
       {kWgtBase, static_cast<uint32_t>(l.wgt_base)},
       {kOutBase, static_cast<uint32_t>(l.out_base)},
       {kOutPixelStride, static_cast<uint32_t>(l.out_pixel_stride)},
+      {kMode, static_cast<unsigned>(l.dataflow) << kDataflowLsb | l.in_buf << kInBufBit |
+                  l.out_buf << kOutBufBit |
+                  (static_cast<uint32_t>(l.pad_value) & 0xffU) << kPadValueLsb},
+      {kOutput, (static_cast<uint32_t>(l.zero_point) & 0xffU) << kZeroPointLsb |
+                    (static_cast<uint32_t>(l.act_min) & 0xffU) << kActMinLsb |
+                    (static_cast<uint32_t>(l.act_max) & 0xffU) << kActMaxLsb},
+      {kParamBase, l.param_base},
       {kCtrl, 1U << kCtrlEnableBit},
   };
 }
@@ -228,6 +308,15 @@ AguLayer layer_of(const uint32_t* words) {
   l.in_row_stride = word(kInRowStride), l.in_image_stride = word(kInImageStride);
   l.wgt_base = word(kWgtBase), l.out_base = word(kOutBase);
   l.out_pixel_stride = word(kOutPixelStride);
+  auto int8 = [&](uint32_t offset, unsigned lsb) {
+    return static_cast<int>(static_cast<int8_t>(field(offset, lsb, 8)));
+  };
+  l.dataflow = static_cast<Dataflow>(field(kMode, kDataflowLsb, 2));
+  l.in_buf = field(kMode, kInBufBit, 1), l.out_buf = field(kMode, kOutBufBit, 1);
+  l.pad_value = int8(kMode, kPadValueLsb);
+  l.zero_point = int8(kOutput, kZeroPointLsb);
+  l.act_min = int8(kOutput, kActMinLsb), l.act_max = int8(kOutput, kActMaxLsb);
+  l.param_base = field(kParamBase, 0, 16);
   return l;
 }
 

@@ -1,5 +1,6 @@
 #include "npugen/golden/agu/reference.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace npugen::golden {
@@ -9,13 +10,64 @@ uint64_t wrap(int64_t value, unsigned bits) {
   return static_cast<uint64_t>(value) & ((bits >= 64 ? 0 : uint64_t{1} << bits) - 1);
 }
 
+/// The fc_batch order: every image's feature words into its tile's cache, then for each
+/// neuron z (filter block kb, neuron j of it) its weight words, broadcast.
+std::vector<AddressSet> fc_batch_reference(const AguParams& p, const AguLayer& l, unsigned group) {
+  std::vector<AddressSet> out;
+  const int64_t cw = (l.channels + p.lanes - 1) / p.lanes;
+  const int64_t blocks = (l.filters + p.tiles - 1) / p.tiles;
+  const SetLayer layer = SetLayer::of(l);
+  for (int64_t n = 0; n < l.batch; ++n) {
+    for (int64_t cb = 0; cb < cw; ++cb) {
+      AddressSet s;
+      s.act_addr =
+          wrap(static_cast<int64_t>(l.in_base) + n * static_cast<int64_t>(l.in_image_stride) + cb,
+               p.act_addr_bits());
+      s.wrow = wrap(static_cast<int64_t>(l.wgt_base) + cb, p.weight_addr_bits());
+      s.first = cb == 0, s.last = cb == cw - 1;
+      s.out_addr =
+          wrap(static_cast<int64_t>(l.out_base) + n * static_cast<int64_t>(l.out_pixel_stride),
+               p.act_addr_bits());
+      s.filters = l.batch, s.tile = static_cast<unsigned>(n), s.load = true;
+      s.layer_first = n == 0 && cb == 0;
+      s.group = group, s.layer = layer;
+      out.push_back(s);
+    }
+  }
+  for (int64_t kb = 0; kb < blocks; ++kb) {
+    const int64_t neurons = std::min<int64_t>(p.tiles, l.filters - kb * p.tiles);
+    for (int64_t j = 0; j < neurons; ++j) {
+      for (int64_t cb = 0; cb < cw; ++cb) {
+        const int64_t z = kb * p.tiles + j;
+        AddressSet s;
+        s.act_addr =
+            wrap(static_cast<int64_t>(l.in_base) + j * static_cast<int64_t>(l.in_image_stride) + cb,
+                 p.act_addr_bits());
+        s.wrow = wrap(static_cast<int64_t>(l.wgt_base) + kb * cw + cb, p.weight_addr_bits());
+        s.first = cb == 0, s.last = cb == cw - 1;
+        s.out_addr = wrap(static_cast<int64_t>(l.out_base) + z / p.lanes, p.act_addr_bits());
+        s.out_lane = static_cast<unsigned>(z % p.lanes);
+        s.filters = l.batch, s.tile = static_cast<unsigned>(j);
+        s.block_first = j == 0 && cb == 0;
+        s.block_last = kb == blocks - 1;
+        s.group = group, s.layer = layer;
+        out.push_back(s);
+      }
+    }
+  }
+  if (!out.empty()) out.back().layer_end = true;
+  return out;
+}
+
 }  // namespace
 
 std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& l, unsigned group) {
+  if (l.dataflow == Dataflow::kFcBatch) return fc_batch_reference(p, l, group);
   std::vector<AddressSet> out;
   const int64_t oh_count = l.out_height(), ow_count = l.out_width();
   const int64_t cw = (l.channels + p.lanes - 1) / p.lanes;
   const int64_t blocks = (l.filters + p.tiles - 1) / p.tiles;
+  const SetLayer layer = SetLayer::of(l);
   for (int64_t kb = 0; kb < blocks; ++kb) {
     for (int64_t n = 0; n < l.batch; ++n) {
       for (int64_t oh = 0; oh < oh_count; ++oh) {
@@ -39,14 +91,22 @@ std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& l, 
                               p.weight_addr_bits());
                 s.first = kh == 0 && kw == 0 && cb == 0;
                 s.last = kh == l.kernel_h - 1 && kw == l.kernel_w - 1 && cb == cw - 1;
+                // NHWC: filter f of pixel (n, oh, ow) is element f of the pixel's words.
+                const int64_t filter = kb * p.tiles;
                 s.out_addr = wrap(static_cast<int64_t>(l.out_base) +
                                       ((n * oh_count + oh) * ow_count + ow) *
                                           static_cast<int64_t>(l.out_pixel_stride) +
-                                      kb * p.tiles,
-                                  p.out_addr_bits());
+                                      filter / p.lanes,
+                                  p.act_addr_bits());
+                s.out_lane = static_cast<unsigned>(filter % p.lanes);
                 s.filters =
                     static_cast<unsigned>(std::min<int64_t>(p.tiles, l.filters - kb * p.tiles));
+                s.layer_first =
+                    kb == 0 && n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
+                s.block_first = n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
+                s.block_last = kb == blocks - 1;
                 s.group = group;
+                s.layer = layer;
                 out.push_back(s);
               }
             }
@@ -58,7 +118,6 @@ std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& l, 
   if (!out.empty()) out.back().layer_end = true;
   return out;
 }
-
 ActivationTraffic activation_traffic(const AguParams& p, const AguLayer& l) {
   ActivationTraffic t;
   std::set<uint64_t> touched;

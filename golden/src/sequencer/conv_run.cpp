@@ -98,10 +98,14 @@ reference::Tensor conv_run(const AguParams& p, const reference::Tensor& in,
       acc[t] = a.first ? static_cast<int32_t>(static_cast<uint32_t>(step)) : wrap_add(acc[t], step);
     }
     if (a.last) {
+      // The output buffer holds a pixel's K channels in ceil(K/L) words: filter k of the
+      // pixel at word out_addr is element out_addr * L + out_lane + t of the buffer.
+      const size_t pixel_elements = static_cast<size_t>(layer.out_pixel_stride) * lanes;
       for (unsigned t = 0; t < a.filters; ++t) {
-        const size_t e = static_cast<size_t>(a.out_addr) + t;
-        const size_t k = e % static_cast<size_t>(out.c);
-        out.data[e] = static_cast<int8_t>(requantize(wrap_add(acc[t], bias[k]), l.output[k]));
+        const size_t e = static_cast<size_t>(a.out_addr) * lanes + a.out_lane + t;
+        const size_t pixel = e / pixel_elements, k = e % pixel_elements;
+        out.data[pixel * static_cast<size_t>(out.c) + k] =
+            static_cast<int8_t>(requantize(wrap_add(acc[t], bias[k]), l.output[k]));
       }
     }
     done = a.layer_end;

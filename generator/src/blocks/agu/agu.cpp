@@ -6,6 +6,7 @@
 
 #include "blocks/pe_array/pe_array.hpp"
 #include "emit/cpp_literal.hpp"
+#include "util/text.hpp"
 
 namespace npugen::blocks::agu {
 namespace {
@@ -48,14 +49,38 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
             fmt::format("padding {} is never below a kernel of at most {} (agu.max_kernel)",
                         p.max_pad, p.max_kernel));
   }
-  r.rule(
-      "agu.act_words x pe_array.lanes is at most 2^32: an output element address fits a "
-      "register.");
-  if (!r.describing() && p.out_addr_bits() > AguParams::kMaxAddressBits) {
-    r.error(s.location_of("act_words"), s.path_of("act_words"),
-            fmt::format("{} words of {} lanes need {}-bit element addresses; at most 32",
-                        p.act_words, p.lanes, p.out_addr_bits()));
+  const auto names = s.names("dataflows",
+                             "The dataflows generated: conv, fc, fc_batch (docs/sequencer.md); a "
+                             "layer asking for another is refused at run time. Absent: all three.",
+                             1, static_cast<int>(golden::kDataflowCount));
+  if (!names.empty()) {
+    p.dataflows = 0;
+    for (const auto& n : names) {
+      bool known = false;
+      for (unsigned d = 0; d < golden::kDataflowCount; ++d) {
+        const auto flow = static_cast<golden::Dataflow>(d);
+        if (n.text != golden::dataflow_name(flow)) continue;
+        known = true;
+        if ((p.dataflows & golden::dataflow_bit(flow)) != 0) {
+          r.error(n.location, s.path_of("dataflows"),
+                  fmt::format("dataflow '{}' is named twice", n.text));
+        }
+        p.dataflows |= golden::dataflow_bit(flow);
+      }
+      if (!known) {
+        r.error(n.location, s.path_of("dataflows"),
+                fmt::format("unknown dataflow '{}': expected conv, fc or fc_batch",
+                            util::shorten(n.text)));
+      }
+    }
   }
+  // The canonical form: every dataflow generated, in order (absent and all three hash alike).
+  nlohmann::json flows = nlohmann::json::array();
+  for (unsigned d = 0; d < golden::kDataflowCount; ++d) {
+    const auto flow = static_cast<golden::Dataflow>(d);
+    if (p.generates(flow)) flows.push_back(golden::dataflow_name(flow));
+  }
+  s.canonical("dataflows", flows);
   s.finish();
   return a;
 }
@@ -81,7 +106,10 @@ class AguBlock : public SectionBlock<AguConfig> {
     d->chan_word_bits =
         static_cast<int>(golden::field_bits((uint64_t{p.max_channels} + p.lanes - 1) / p.lanes));
     d->filter_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_channels} + p.tiles));
-    d->batch_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_batch} + 1));
+    // The image counter also counts an fc_batch block's neurons (up to T).
+    const uint64_t images =
+        std::max<uint64_t>(p.max_batch, p.generates(golden::Dataflow::kFcBatch) ? p.tiles : 0);
+    d->batch_bits = static_cast<int>(golden::field_bits(images + 1));
     d->agu_module = fmt::format("{}_{}", c.design.module_prefix, kName);
     d->package = d->agu_module + "_pkg";
     return d;
@@ -101,6 +129,14 @@ class AguBlock : public SectionBlock<AguConfig> {
     s.always("max_pad", d.range(0, kernel - 1));
     s.set("act_words", d.power_of_two(1, 16) + (d.chance(30) ? 3 : 0));
     s.set("weight_rows", d.power_of_two(1, 20));
+    if (d.chance(40)) {
+      YAML::Node flows(YAML::NodeType::Sequence);
+      for (unsigned f = 0; f < golden::kDataflowCount; ++f) {
+        if (d.chance(60)) flows.push_back(golden::dataflow_name(static_cast<golden::Dataflow>(f)));
+      }
+      if (flows.size() == 0) flows.push_back("conv");
+      agu["dataflows"] = flows;
+    }
     root["agu"] = agu;
   }
 };
@@ -120,7 +156,6 @@ nlohmann::json Design::derived_json() const {
   const auto& p = params;
   return {{"act_addr_bits", p.act_addr_bits()},
           {"weight_addr_bits", p.weight_addr_bits()},
-          {"out_addr_bits", p.out_addr_bits()},
           {"coord_bits", coord_bits},
           {"modules", {agu_module}}};
 }
@@ -144,8 +179,17 @@ elab::SvConstants Design::constants() const {
                           "Bits of the kernel, stride and padding register fields."),
       SvConstant::integer("ActAddrBits", p.act_addr_bits(), "Bits of an activation word address."),
       SvConstant::integer("WeightAddrBits", p.weight_addr_bits(), "Bits of a weight row address."),
-      SvConstant::integer("OutAddrBits", p.out_addr_bits(), "Bits of an output element address."),
+      SvConstant::integer("LaneBits", p.lane_bits(), "Bits of a lane inside a word."),
+      SvConstant::integer("TileBits", p.tile_bits(), "Bits of a tile index."),
+      SvConstant::integer("TilesWords", p.tiles / p.lanes,
+                          "Whole words in T output elements (a filter block's output step)."),
+      SvConstant::integer("TilesLanes", p.tiles % p.lanes,
+                          "Lanes beyond them: T = TilesWords x L + TilesLanes."),
       SvConstant::integer("FiltersBits", p.filters_bits(), "Bits of a block's filter count."),
+      SvConstant::integer("Dataflows", p.dataflows,
+                          "The dataflows generated, a bit each: 0 conv, 1 fc, 2 fc_batch."),
+      SvConstant::integer("HasFcBatch", p.generates(golden::Dataflow::kFcBatch) ? 1 : 0,
+                          "1: the fc_batch order is generated."),
       SvConstant::integer("CoordBits", coord_bits,
                           "Bits of a signed input coordinate (padding below 0, the next window "
                           "past the input)."),
@@ -159,15 +203,24 @@ elab::SvConstants Design::constants() const {
   };
 }
 
+std::string dataflow_list(const AguParams& p) {
+  std::string out;
+  for (unsigned d = 0; d < golden::kDataflowCount; ++d) {
+    const auto flow = static_cast<golden::Dataflow>(d);
+    if (!p.generates(flow)) continue;
+    out += (out.empty() ? "" : ", ") + std::string(golden::dataflow_name(flow));
+  }
+  return out;
+}
+
 std::vector<std::string> Design::summary() const {
   const auto& p = params;
   return {fmt::format(
-      "address generator {}: im2col for {} tiles x {} lanes; H, W up to {} x {}, C and K up to "
-      "{}, N up to {}, kernel up to {}, stride up to {}, padding up to {}; {}-bit activation, "
-      "{}-bit weight, {}-bit output addresses; two register groups",
-      agu_module, p.tiles, p.lanes, p.max_height, p.max_width, p.max_channels, p.max_batch,
-      p.max_kernel, p.max_stride, p.max_pad, p.act_addr_bits(), p.weight_addr_bits(),
-      p.out_addr_bits())};
+      "address generator {}: {} for {} tiles x {} lanes; H, W up to {} x {}, C and K up to "
+      "{}, N up to {}, kernel up to {}, stride up to {}, padding up to {}; {}-bit activation "
+      "and output, {}-bit weight addresses; two register groups",
+      agu_module, dataflow_list(p), p.tiles, p.lanes, p.max_height, p.max_width, p.max_channels,
+      p.max_batch, p.max_kernel, p.max_stride, p.max_pad, p.act_addr_bits(), p.weight_addr_bits())};
 }
 
 DesignParams Design::design_params() const {

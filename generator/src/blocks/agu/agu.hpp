@@ -19,6 +19,8 @@ struct AguConfig {
   golden::AguParams params;
 };
 const AguConfig& config_of(const config::Config& config);
+/// The dataflows a design generates, in words: "conv, fc, fc_batch".
+std::string dataflow_list(const golden::AguParams& p);
 
 class Design : public BlockDesign {
  public:

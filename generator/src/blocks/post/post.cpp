@@ -15,11 +15,11 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
   PostConfig pc;
   PostParams& p = pc.params;
   const unsigned tiles = pe_array::params(c).tiles;
-  config::Section s = root.section(
-      "post",
-      "Post unit (issue 13): TFLite int8 requantization after the accumulators "
-      "(docs/post_unit.md), P per cycle, with a per-channel table of bias, multiplier and "
-      "shift. Absent or disabled: not generated.");
+  config::Section s =
+      root.section("post",
+                   "Post unit (issue 13): TFLite int8 requantization after the accumulators "
+                   "(docs/post.md), P per cycle, with a per-channel table of bias, multiplier and "
+                   "shift. Absent or disabled: not generated.");
   s.boolean("enabled", pc.enabled, "Generate the post unit.");
   s.integer("lanes", p.lanes, 1, PostParams::kMaxLanes,
             "P: requantizations per cycle (each a 32 x 32 multiplier); divides pe_array.tiles.");

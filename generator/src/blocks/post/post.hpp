@@ -23,7 +23,7 @@ const PostConfig& config_of(const config::Config& config);
 class Design : public BlockDesign {
  public:
   golden::PostParams params;  ///< also what the co-simulation's golden model gets
-  int entry_width = 70;       ///< bits of a table entry: bias, multiplier, shift
+  int entry_width = 0;        ///< bits of a table entry: bias, multiplier, shift (elaborated)
 
   std::string post_module;   ///< the top
   std::string table_module;  ///< one lane's parameter table

@@ -1,7 +1,8 @@
 // Parameters of the address generator (SPEC M5: convolution as a matrix multiply), the
-// layer it is programmed with, and the address sets it streams, as the golden model, the
-// plain reference and the testbench see them. The generator fills AguParams from the
-// validated configuration (the `agu` section and the PE array's tiles and lanes).
+// layer it is programmed with (its register groups are the neural engine's layer
+// registers), and the address sets it streams, as the golden model, the plain reference
+// and the testbench see them. The generator fills AguParams from the validated
+// configuration (the `agu` section and the PE array's tiles and lanes).
 // agu_csr::register_map() is the one definition of the registers.
 #pragma once
 
@@ -13,6 +14,19 @@
 #include "npugen/golden/common/regmap.hpp"
 
 namespace npugen::golden {
+
+/// How a layer uses the PE array (seed 003, figures 11 to 13; docs/sequencer.md). The
+/// address generator streams conv and fc in im2col order and fc_batch in its own order.
+enum class Dataflow : unsigned {
+  kConv = 0,     ///< activations broadcast, each tile's filter weights from its cache
+  kFc = 1,       ///< activations broadcast, weights streamed from the store
+  kFcBatch = 2,  ///< weights broadcast, tile t holding image t's features (batch mode)
+};
+inline constexpr unsigned kDataflowCount = 3;
+/// "conv", "fc", "fc_batch".
+const char* dataflow_name(Dataflow d);
+/// Bit of a dataflow in AguParams::dataflows.
+constexpr unsigned dataflow_bit(Dataflow d) { return 1U << static_cast<unsigned>(d); }
 
 struct AguParams {
   // What the register fields hold (and so what the configuration schema allows).
@@ -33,27 +47,35 @@ struct AguParams {
   unsigned max_pad = 3;             ///< largest padding on any side
   uint64_t act_words = 1U << 16;    ///< words of an activation buffer (a word: L channels)
   uint64_t weight_rows = 1U << 16;  ///< rows of the weight store (a row: L weights per tile)
+  /// The dataflows generated (dataflow_bit of each); a layer asking for another is refused.
+  unsigned dataflows = (1U << kDataflowCount) - 1;
 
   template <typename F>
   constexpr void for_each_field(F&& f) const {
     f("lanes", lanes), f("tiles", tiles), f("max_height", max_height);
     f("max_width", max_width), f("max_channels", max_channels), f("max_batch", max_batch);
     f("max_kernel", max_kernel), f("max_stride", max_stride), f("max_pad", max_pad);
-    f("act_words", act_words), f("weight_rows", weight_rows);
+    f("act_words", act_words), f("weight_rows", weight_rows), f("dataflows", dataflows);
   }
 
-  /// Bits of an activation word address.
+  /// Bits of an activation word address (also output addresses: outputs are activations).
   [[nodiscard]] constexpr unsigned act_addr_bits() const { return field_bits(act_words); }
   /// Bits of a weight row address.
   [[nodiscard]] constexpr unsigned weight_addr_bits() const { return field_bits(weight_rows); }
-  /// Bits of an output address: an element (one channel) of an activation buffer.
-  [[nodiscard]] constexpr unsigned out_addr_bits() const { return field_bits(act_words * lanes); }
+  /// Bits of a lane inside an activation word (0 to L-1).
+  [[nodiscard]] constexpr unsigned lane_bits() const { return field_bits(lanes); }
+  /// Bits of a tile index (0 to T-1).
+  [[nodiscard]] constexpr unsigned tile_bits() const { return field_bits(tiles); }
   /// Bits of a filter count in one block (1 to T).
   [[nodiscard]] constexpr unsigned filters_bits() const { return field_bits(uint64_t{tiles} + 1); }
+  [[nodiscard]] constexpr bool generates(Dataflow d) const {
+    return (dataflows & dataflow_bit(d)) != 0;
+  }
 };
 
-/// One layer as the registers describe it. Addresses are in words (activations: a word
-/// holds L channels of one pixel), weight rows and elements (outputs).
+/// One layer as the registers describe it. Addresses are in words (activations and
+/// outputs: a word holds L channels of one pixel, NHWC with the channels padded to a
+/// multiple of L) and weight rows.
 struct AguLayer {
   unsigned height = 1, width = 1, channels = 1, batch = 1;  ///< input H, W, C, N
   unsigned filters = 1;                                     ///< K
@@ -65,8 +87,18 @@ struct AguLayer {
   uint64_t in_row_stride = 1;     ///< words from a row to the next
   uint64_t in_image_stride = 1;   ///< words from an image to the next
   uint64_t wgt_base = 0;          ///< weight row of filter block 0's first step
-  uint64_t out_base = 0;          ///< element of output (n 0, oh 0, ow 0, filter 0)
-  uint64_t out_pixel_stride = 1;  ///< elements from an output pixel to the next (K, NHWC)
+  uint64_t out_base = 0;          ///< word of output (n 0, oh 0, ow 0, filters 0..L-1)
+  uint64_t out_pixel_stride = 1;  ///< words from an output pixel to the next (ceil(K/L))
+  // The rest of the layer's registers, passed on with every address set to the units
+  // after the generator (the sequencer, the post unit).
+  Dataflow dataflow = Dataflow::kConv;
+  unsigned in_buf = 0;   ///< activation buffer read (0: A, 1: B)
+  unsigned out_buf = 1;  ///< activation buffer written
+  int pad_value = 0;     ///< what padded positions read: the input zero point (int8)
+  int zero_point = 0;    ///< the output's zero point (int8)
+  int act_min = -128;    ///< the output clamp (int8)
+  int act_max = 127;
+  unsigned param_base = 0;  ///< the post unit's parameter-table group of filters 0..P-1
 
   /// Output height and width: (H + pads - kernel) / stride + 1.
   [[nodiscard]] unsigned out_height() const {
@@ -83,12 +115,16 @@ struct AguLayer {
   [[nodiscard]] unsigned filter_blocks(unsigned tiles) const {
     return (filters + tiles - 1) / tiles;
   }
-  /// Address sets (dot-product steps) of the layer:
-  /// ceil(K/T) x N x OH x OW x KH x KW x ceil(C/L), the mapping bound of the issue.
+  /// Address sets of the layer: conv and fc ceil(K/T) x N x OH x OW x KH x KW x ceil(C/L)
+  /// (one dot-product step each: the mapping bound of the issue); fc_batch N x ceil(C/L)
+  /// feature loads and then K x ceil(C/L) steps.
   [[nodiscard]] uint64_t address_sets(const AguParams& p) const;
+  /// Dot-product steps of the layer (the sets that are not feature loads).
+  [[nodiscard]] uint64_t steps(const AguParams& p) const;
 
   /// A layer with the tensors packed densely (NHWC, a pixel's channels in ceil(C/L)
-  /// words, outputs K elements per pixel) at the given bases.
+  /// words, outputs in ceil(K/L) words per pixel) at the given bases; conv dataflow,
+  /// reading buffer A and writing buffer B.
   static AguLayer dense(const AguParams& p, unsigned height, unsigned width, unsigned channels,
                         unsigned batch, unsigned filters, unsigned kernel_h, unsigned kernel_w,
                         unsigned stride_y, unsigned stride_x, unsigned pad_top, unsigned pad_bottom,
@@ -98,20 +134,51 @@ struct AguLayer {
 
 /// Why the hardware refuses the layer (the enable write is ignored and STATUS.CFG_ERR set),
 /// or "" when it takes it: a value above a generated maximum, a zero dimension or stride,
-/// padding not below the kernel, a kernel larger than the padded input.
+/// padding not below the kernel, a kernel larger than the padded input, a dataflow not
+/// generated, an fc_batch layer that is not 1 x 1 or has more images than tiles, reading
+/// and writing one buffer, an output clamp whose minimum is above its maximum.
 std::string agu_refusal(const AguParams& p, const AguLayer& layer);
 
-/// One address set: what the dot-product step of one cycle reads and where its result goes.
+/// The layer's registers an address set carries for the units after the generator.
+struct SetLayer {
+  Dataflow dataflow = Dataflow::kConv;
+  unsigned in_buf = 0, out_buf = 0;
+  int pad_value = 0;
+  int zero_point = 0, act_min = 0, act_max = 0;
+  unsigned param_base = 0;
+  uint64_t out_stride = 0;  ///< OUT_PIXEL_STRIDE: fc_batch writes image t at out + t x it
+
+  bool operator==(const SetLayer&) const = default;
+  static SetLayer of(const AguLayer& l);
+};
+
+/// One address set: what the step of one cycle reads and where its result goes.
+///
+/// conv and fc (im2col order): a dot-product step reading activation word act_addr (or the
+/// pad value) and weight row wrow; the pixel's results, filters kb*T onwards, go to output
+/// word out_addr from lane out_lane on. fc_batch: first N x ceil(C/L) feature loads (`load`:
+/// activation word act_addr goes to tile `tile`'s cache, row = the word's index in the
+/// image), then for each neuron z = kb*T + tile the steps broadcasting tile `tile`'s slice
+/// of weight row wrow; neuron z's result of image t goes to word out_addr + t x
+/// out_stride, lane out_lane.
 struct AddressSet {
-  uint64_t act_addr = 0;   ///< activation word (meaningless when pad)
-  bool pad = false;        ///< a padded position: the lanes read the input zero point
-  uint64_t wrow = 0;       ///< weight row
-  bool first = false;      ///< the first step of an output pixel's dot product
-  bool last = false;       ///< its last step
-  uint64_t out_addr = 0;   ///< element of the pixel's first filter of the block (NHWC)
-  unsigned filters = 0;    ///< filters of the block: T, or fewer in the last block
-  bool layer_end = false;  ///< the layer's last set
-  unsigned group = 0;      ///< the register group the layer came from
+  uint64_t act_addr = 0;     ///< activation word (meaningless when pad)
+  bool pad = false;          ///< a padded position: the lanes read the pad value
+  uint64_t wrow = 0;         ///< weight row
+  bool first = false;        ///< the first step of a dot product (or of an image's loads)
+  bool last = false;         ///< its last step
+  uint64_t out_addr = 0;     ///< output word of the pixel's first result
+  unsigned out_lane = 0;     ///< its lane in that word
+  unsigned filters = 0;      ///< results of the dot product: the block's filters (T, or
+                             ///< fewer in the last block), or the images (fc_batch)
+  unsigned tile = 0;         ///< fc_batch: the image loaded, or the neuron in its block
+  bool load = false;         ///< fc_batch: a feature load, not a step
+  bool layer_first = false;  ///< the layer's first set
+  bool block_first = false;  ///< the first step of a filter block
+  bool block_last = false;   ///< a step of the layer's last filter block
+  bool layer_end = false;    ///< the layer's last set
+  unsigned group = 0;        ///< the register group the layer came from
+  SetLayer layer;            ///< the layer's registers for the units downstream
 
   bool operator==(const AddressSet&) const = default;
 };
@@ -139,7 +206,10 @@ inline constexpr uint32_t kInImageStride = 0x20;
 inline constexpr uint32_t kWgtBase = 0x24;
 inline constexpr uint32_t kOutBase = 0x28;
 inline constexpr uint32_t kOutPixelStride = 0x2c;
-inline constexpr unsigned kGroupWords = 12;  ///< registers of a group
+inline constexpr uint32_t kMode = 0x30;
+inline constexpr uint32_t kOutput = 0x34;
+inline constexpr uint32_t kParamBase = 0x38;
+inline constexpr unsigned kGroupWords = 15;  ///< registers of a group
 // Field positions (lowest bit).
 inline constexpr unsigned kStatusCfgErrBit = 0, kStatusBusyBit = 1, kStatusConsumerBit = 2;
 inline constexpr unsigned kCtrlEnableBit = 0;
@@ -147,8 +217,13 @@ inline constexpr unsigned kLowLsb = 0, kHighLsb = 16;          ///< IN_SHAPE, IN
 inline constexpr unsigned kKernelHLsb = 16, kKernelWLsb = 20;  ///< FILTER
 inline constexpr unsigned kStrideYLsb = 0, kStrideXLsb = 4, kPadTopLsb = 8, kPadBottomLsb = 12,
                           kPadLeftLsb = 16, kPadRightLsb = 20;  ///< WINDOW
-inline constexpr unsigned kMaxKernelLsb = 0, kMaxStrideLsb = 4, kMaxPadLsb = 8,
+inline constexpr unsigned kMaxKernelLsb = 0, kMaxStrideLsb = 4, kMaxPadLsb = 8, kDataflowsLsb = 12,
                           kMaxBatchLsb = 16;  ///< LIMITS
+inline constexpr unsigned kDataflowLsb = 0, kInBufBit = 4, kOutBufBit = 5,
+                          kPadValueLsb = 8;                                    ///< MODE
+inline constexpr unsigned kZeroPointLsb = 0, kActMinLsb = 8, kActMaxLsb = 16;  ///< OUTPUT
+/// OUTPUT after reset: zero point 0, the whole int8 range.
+inline constexpr uint32_t kOutputReset = 0x80U << kActMinLsb | 0x7fU << kActMaxLsb;
 
 /// The register map of an address generator with parameters p.
 regmap::RegisterMap register_map(const AguParams& p);

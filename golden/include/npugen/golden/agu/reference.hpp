@@ -12,8 +12,9 @@
 namespace npugen::golden {
 
 /// Every address set of `layer`, in order: filter block, image, output row, output column,
-/// kernel row, kernel column, channel word. Addresses wrap at their field widths; a padded
-/// set's act_addr is 0 (the hardware's is meaningless there).
+/// kernel row, kernel column, channel word (conv, fc); fc_batch: image, channel word (the
+/// feature loads), then filter block, neuron, channel word. Addresses wrap at their field
+/// widths; a padded set's act_addr is 0 (the hardware's is meaningless there).
 std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& layer, unsigned group);
 
 /// Activation words: `touched` = distinct words of the input the layer reads (its

@@ -1,9 +1,8 @@
 // Cycle model of the generated post unit at its ports. A beat of P accumulators (bias not
 // yet added) for the channels of one group (channels g*P .. g*P + P - 1, the first `count`
-// of them valid) enters on a valid/ready stream; its P int8 results leave three cycles
-// later on another, in order. Per-channel bias, multiplier and shift come from a table
-// written a group at a time on the parameter port; the output zero point and clamp from
-// the OUTPUT register, taken when the beat enters.
+// of them valid) enters on a valid/ready stream with the output's zero point and clamp;
+// its P int8 results leave three cycles later on another, in order. Per-channel bias,
+// multiplier and shift come from a table written a group at a time on the parameter port.
 //
 // Timing. in_ready_o = !param_we_i && (!out_valid_o || out_ready_i): the pipeline's three
 // registers move together whenever the output is free, so a continuous stream moves one
@@ -28,11 +27,20 @@ struct PostChannel {
   bool operator==(const PostChannel&) const = default;
 };
 
+/// The output's zero point and clamp a beat carries (int8 each; act_min <= act_max).
+struct PostOutputRange {
+  int32_t zero_point = 0;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+  bool operator==(const PostOutputRange&) const = default;
+};
+
 struct PostInputs {
   bool in_valid = false;
   std::vector<int32_t> acc;  ///< P accumulators
   unsigned group = 0;        ///< channel group
   unsigned count = 1;        ///< valid lanes, 1 to P
+  PostOutputRange output;    ///< the beat's output zero point and clamp
   bool out_ready = false;
   bool param_we = false;
   unsigned param_group = 0;
@@ -45,7 +53,6 @@ struct PostOutputs {
   bool out_valid = false;
   std::vector<int32_t> out;  ///< P results (int8 values), meaningful for the first count
   unsigned out_count = 0;
-  bool cfg_err = false;
   ApbResponse apb;
 };
 
@@ -58,8 +65,6 @@ class PostModel {
 
   [[nodiscard]] const PostParams& params() const { return p_; }
   [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
-  /// The OUTPUT register as a Requant (multiplier and shift unset).
-  [[nodiscard]] Requant output() const;
   [[nodiscard]] const PostChannel& channel(unsigned c) const { return table_[c]; }
 
  private:
@@ -68,14 +73,12 @@ class PostModel {
     std::vector<int32_t> values;  ///< stage 0: accumulators; later: results
     std::vector<PostChannel> channels;
     unsigned count = 0;
-    Requant output;
+    PostOutputRange output;
   };
   [[nodiscard]] bool in_ready(const PostInputs& in) const;
 
   PostParams p_;
   regmap::RegisterMap map_;
-  uint32_t output_;
-  bool cfg_err_ = false;
   std::vector<PostChannel> table_;  ///< by channel
   std::array<Beat, 3> stage_;       ///< [0] accepted, [1], [2] on the outputs
 };

@@ -1,6 +1,6 @@
 // Parameters of the post unit (issue 13: the requantization after the accumulators), its
 // registers, and its cycle model's ports. The arithmetic is golden/post/requant.hpp
-// (docs/post_unit.md); post_csr::register_map() is the one definition of the registers.
+// (docs/post.md); post_csr::register_map() is the one definition of the registers.
 #pragma once
 
 #include <cstdint>
@@ -31,16 +31,11 @@ struct PostParams {
   [[nodiscard]] constexpr unsigned count_bits() const { return field_bits(uint64_t{lanes} + 1); }
 };
 
-/// The post unit's registers: byte offsets and field positions.
+/// The post unit's registers: byte offsets and field positions. The output's zero point and
+/// clamp are not registers: they come with each beat (from the layer registers).
 namespace post_csr {
-inline constexpr uint32_t kOutput = 0x0;  ///< read/write
-inline constexpr uint32_t kStatus = 0x4;  ///< read, write 1 to clear
-inline constexpr uint32_t kInfo = 0x8;    ///< read only
-inline constexpr unsigned kZeroPointLsb = 0, kActMinLsb = 8, kActMaxLsb = 16;  ///< OUTPUT, int8
-inline constexpr unsigned kCfgErrBit = 0;                                      ///< STATUS
-inline constexpr unsigned kLanesLsb = 0, kMaxChannelsLsb = 8;                  ///< INFO
-/// OUTPUT after reset: zero point 0, the whole int8 range.
-inline constexpr uint32_t kOutputReset = 0x80U << kActMinLsb | 0x7fU << kActMaxLsb;
+inline constexpr uint32_t kInfo = 0x0;                         ///< read only
+inline constexpr unsigned kLanesLsb = 0, kMaxChannelsLsb = 8;  ///< INFO
 
 regmap::RegisterMap register_map(const PostParams& p);
 }  // namespace post_csr

@@ -1,6 +1,6 @@
 // The plain reference of a quantized layer: TFLite int8 convolution and fully connected
 // layers as nested loops over int64, with the requantization coded again from its
-// definition (docs/post_unit.md), sharing no code with the golden model (requant.hpp) or
+// definition (docs/post.md), sharing no code with the golden model (requant.hpp) or
 // the address generator. The post unit's co-simulation checks every result against
 // requantize(); unit tests compare it with the golden requantization over 10 million
 // int32 accumulators and shifts, and the conv dataflow's golden path with conv2d_direct
