@@ -4,6 +4,7 @@
 #include "blocks/block.hpp"
 #include "blocks/pe_array/pe_array.hpp"
 #include "blocks/post/post.hpp"
+#include "blocks/sequencer/sequencer.hpp"
 #include "blocks/tasks/tasks.hpp"
 #include "blocks/vq/vq.hpp"
 #include "blocks/zs/zs.hpp"
@@ -13,7 +14,8 @@ namespace npugen::blocks {
 const std::vector<const Block*>& all() {
   static const std::vector<const Block*> kBlocks = {&pe_array::block(), &zs::block(),
                                                     &vq::block(),       &tasks::block(),
-                                                    &agu::block(),      &post::block()};
+                                                    &agu::block(),      &post::block(),
+                                                    &sequencer::block()};
   return kBlocks;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "emit/eda_emitter.hpp"
@@ -10,6 +11,15 @@
 
 namespace npugen::emit {
 namespace {
+
+// A golden-model source compiles through a one-line unit of its own, units/golden_<folder>_
+// <file>: the blocks' folders hold files of the same names (model.cpp, params.cpp), and
+// Verilator's build names each object after its source's base name.
+std::string unit_of(std::string_view golden_source) {
+  std::string rest(golden_source.substr(std::string_view("golden/src/").size()));
+  std::replace(rest.begin(), rest.end(), '/', '_');
+  return "units/golden_" + rest;
+}
 
 // The sources a block's bench compiles: the testbench's and the golden model's common
 // parts, the bench's own, and the golden model's folders it names (paths under sim/src,
@@ -22,7 +32,9 @@ kainjow::mustache::list bench_sources(const blocks::Block& block) {
   for (const auto& [path, text] : embedded_files()) {
     if (!path.ends_with(".cpp")) continue;
     for (const auto& prefix : prefixes) {
-      if (path.starts_with(prefix)) out.push_back(TemplateData("path", std::string(path)));
+      if (!path.starts_with(prefix)) continue;
+      out.push_back(
+          TemplateData("path", path.starts_with("golden/") ? unit_of(path) : std::string(path)));
     }
   }
   return out;
@@ -80,6 +92,11 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   for (const auto& [path, text] : embedded_files()) {
     if (path.starts_with("tb/") || path.starts_with("golden/")) {
       files[fmt::format("sim/src/{}", path)] = std::string(text);
+    }
+    if (path.starts_with("golden/src/") && path.ends_with(".cpp")) {
+      files[fmt::format("sim/src/{}", unit_of(path))] = fmt::format(
+          "// {}, compiled under a name of its own (see sim/Makefile).\n#include \"../{}\"\n", path,
+          path);
     }
   }
 }

@@ -1,0 +1,52 @@
+// The sequencer's files: its package (its constants and its register map's), its RTL (the
+// memory and the top), the register map's renderings and the synthesis script. Its
+// filelist starts with the RTL of the blocks it instantiates (the address generator, the
+// PE array, the post unit), as they list it.
+#include <fmt/format.h>
+
+#include "blocks/sequencer/sequencer.hpp"
+#include "elab/design.hpp"
+#include "emit/block_files.hpp"
+#include "emit/eda_emitter.hpp"
+#include "emit/primitives.hpp"
+#include "emit/templates.hpp"
+
+namespace npugen::blocks::sequencer {
+
+BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
+  BlockFiles out;
+  out.top = seq_module;
+  // The blocks inside, leaves first (rendered again into a scratch map: the same text).
+  for (const char* name : {"agu", "pe_array", "post"}) {
+    const BlockDesign* inner = elab.find(name);
+    if (inner == nullptr) throw std::logic_error(fmt::format("the sequencer needs block {}", name));
+    util::FileMap scratch;
+    for (auto& path : inner->emit(elab, scratch).rtl) out.rtl.push_back(std::move(path));
+  }
+  out.rtl.push_back(emit::emit_fifo(elab, files));
+  const auto map = golden::sequencer_csr::register_map(design);
+  emit::emit_package_with_registers(elab, block(), constants(), map, files, out);
+  emit::TemplateData d = emit::common_data(elab, "//");
+  d.set("pkg", package);
+  d.set("seq_module", seq_module);
+  d.set("ram_module", ram_module);
+  d.set("agu_module", agu_module);
+  d.set("array_module", array_module);
+  d.set("post_module", post_module);
+  d.set("fifo_module", emit::fifo_module(elab));
+  d.set("tiles", emit::dec(design.tiles()));
+  d.set("lanes", emit::dec(design.lanes()));
+  d.set("post_lanes", emit::dec(design.post.lanes));
+  for (auto& path : emit::render_modules(d,
+                                         {{ram_module, "sequencer/ram.sv.mustache"},
+                                          {seq_module, "sequencer/sequencer.sv.mustache"}},
+                                         files)) {
+    out.rtl.push_back(std::move(path));
+  }
+  out.synthesis_script =
+      emit::synthesis_script(elab, block(), out.top, out.rtl, files,
+                             emit::render("sequencer/synth_checks.tcl.mustache", d));
+  return out;
+}
+
+}  // namespace npugen::blocks::sequencer

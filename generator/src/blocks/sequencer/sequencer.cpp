@@ -1,0 +1,252 @@
+#include "blocks/sequencer/sequencer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "blocks/agu/agu.hpp"
+#include "blocks/pe_array/pe_array.hpp"
+#include "blocks/post/post.hpp"
+#include "blocks/zs/zs.hpp"
+#include "emit/cpp_literal.hpp"
+
+namespace npugen::blocks::sequencer {
+namespace {
+
+constexpr std::string_view kName = "sequencer";
+using golden::SequencerParams;
+
+SequencerConfig read_section(config::Reader& r, config::Section& root, const config::Config& c) {
+  SequencerConfig sc;
+  SequencerParams& p = sc.params;
+  config::Section s = root.section(
+      "sequencer",
+      "Sequencer (SPEC M4, docs/sequencer.md): the neural engine that runs conv, fc and fc_batch "
+      "layers on the dense PE array, with activation buffers A and B (agu.act_words words each), "
+      "a weight store (agu.weight_rows rows of pe_array.tiles x lanes weights) and a two-set "
+      "weight cache. It instantiates the address generator (section agu), the PE array and the "
+      "post unit (section post), which must be enabled too. Absent or disabled: not generated.");
+  s.boolean("enabled", sc.enabled, "Generate the sequencer.");
+  s.integer("cache_rows", p.cache_rows, 1, SequencerParams::kMaxCacheRows,
+            "Rows of each tile's weight cache, per set (two sets): a conv filter block of "
+            "KH x KW x ceil(C/L) rows up to this is read from the store once; a longer one "
+            "streams from the store. fc_batch keeps each image's ceil(C/L) feature words here.");
+  if (!r.describing() && !sc.enabled) {
+    s.finish();
+    return sc;
+  }
+  const golden::PeArrayParams& array = pe_array::params(c);
+  const agu::AguConfig& agu = agu::config_of(c);
+  const post::PostConfig& post = post::config_of(c);
+  const auto where = s.location_of("enabled");
+  const std::string path = s.path_of("enabled");
+  r.rule(
+      "sequencer.enabled needs agu.enabled and post.enabled, and zs off: the sequencer "
+      "instantiates the address generator, the post unit and the dense array.");
+  if (!r.describing()) {
+    if (!agu.enabled)
+      r.error(where, path, "the sequencer needs the address generator: set agu.enabled");
+    if (!post.enabled) r.error(where, path, "the sequencer needs the post unit: set post.enabled");
+    if (zs::config_of(c).enabled) {
+      r.error(where, path,
+              "the sequencer drives the dense array: the zero-skipping array (zs) "
+              "is not supported inside it yet");
+    }
+  }
+  r.rule(
+      "With the sequencer, pe_array is TFLite int8: 8-bit signed weights and activations, "
+      "32-bit accumulators.");
+  if (!r.describing() && (array.weight_width != 8 || !array.weight_signed || array.act_width != 8 ||
+                          !array.act_signed || array.acc_width != 32)) {
+    r.error(
+        where, path,
+        fmt::format("the sequencer runs TFLite int8 layers: pe_array needs signed 8-bit "
+                    "weights and activations and 32-bit accumulators (it has {}{}-bit "
+                    "weights, {}{}-bit activations, {}-bit accumulators)",
+                    array.weight_signed ? "signed " : "unsigned ", array.weight_width,
+                    array.act_signed ? "signed " : "unsigned ", array.act_width, array.acc_width));
+  }
+  r.rule(
+      "With the sequencer, post.lanes divides pe_array.lanes: a beat of results is written "
+      "into one buffer word.");
+  if (!r.describing() && post.enabled && array.lanes % post.params.lanes != 0) {
+    r.error(where, path,
+            fmt::format("post.lanes {} does not divide pe_array.lanes {}: a beat of results "
+                        "would straddle two buffer words",
+                        post.params.lanes, array.lanes));
+  }
+  r.rule(
+      fmt::format("With the sequencer, pe_array.lanes is at most {} and tiles x lanes at most "
+                  "{} (the width of a weight row).",
+                  SequencerParams::kMaxLanes, SequencerParams::kMaxMultipliers));
+  if (!r.describing() && (array.lanes > SequencerParams::kMaxLanes ||
+                          uint64_t{array.tiles} * array.lanes > SequencerParams::kMaxMultipliers)) {
+    r.error(where, path,
+            fmt::format("a {} x {} array is too wide for the sequencer: at most {} lanes and {} "
+                        "multipliers",
+                        array.tiles, array.lanes, SequencerParams::kMaxLanes,
+                        SequencerParams::kMaxMultipliers));
+  }
+  r.rule(
+      "With fc_batch generated, sequencer.cache_rows holds an image's features: at least "
+      "ceil(agu.max_channels / pe_array.lanes).");
+  const uint64_t feature_words =
+      (uint64_t{agu.params.max_channels} + array.lanes - 1) / array.lanes;
+  if (!r.describing() && agu.params.generates(golden::Dataflow::kFcBatch) &&
+      p.cache_rows < feature_words) {
+    r.error(s.location_of("cache_rows"), s.path_of("cache_rows"),
+            fmt::format("{} rows cannot hold an fc_batch image of up to {} channels ({} words "
+                        "of {} lanes): make it at least {}, or leave fc_batch out of "
+                        "agu.dataflows",
+                        p.cache_rows, agu.params.max_channels, feature_words, array.lanes,
+                        feature_words));
+  }
+  s.finish();
+  return sc;
+}
+
+class SequencerBlock : public SectionBlock<SequencerConfig> {
+ public:
+  SequencerBlock() : SectionBlock(kName, "the sequencer", read_section) {}
+  [[nodiscard]] BenchInfo bench() const override {
+    BenchInfo b;
+    b.modes = {"check", "perf"};
+    b.golden = {"agu", "pe_array", "post", "sequencer"};
+    return b;
+  }
+  [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& c) const override {
+    auto d = std::make_shared<Design>();
+    golden::SequencerDesign& g = d->design;
+    g.seq = config_of(c).params;
+    g.agu = agu::config_of(c).params;
+    g.array = pe_array::params(c);
+    g.post = post::config_of(c).params;
+    const uint64_t max_rows = uint64_t{g.agu.max_kernel} * g.agu.max_kernel *
+                              ((uint64_t{g.agu.max_channels} + g.lanes() - 1) / g.lanes());
+    d->row_count_bits = golden::field_bits(std::max<uint64_t>(max_rows, g.seq.cache_rows) + 1);
+    d->cache_addr_bits = golden::field_bits(g.seq.cache_rows);
+    d->beat_index_bits = golden::field_bits(uint64_t{g.tiles()} + 1);
+    d->pending_bits = golden::field_bits(uint64_t{g.result_queue_depth()} + 8);
+    const std::string& prefix = c.design.module_prefix;
+    d->seq_module = fmt::format("{}_{}", prefix, kName);
+    d->ram_module = d->seq_module + "_ram";
+    d->package = d->seq_module + "_pkg";
+    d->agu_module = fmt::format("{}_agu", prefix);
+    d->post_module = fmt::format("{}_post", prefix);
+    d->array_module = fmt::format("{}_pe_array", prefix);
+    return d;
+  }
+  void draw(RandomDraw& d, YAML::Node& root) const override {
+    if (d.chance(50)) return;  // absent: not generated
+    const int64_t tiles = root["pe_array"]["tiles"].as<int64_t>(1);
+    const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>(1);
+    const bool fits =
+        lanes <= SequencerParams::kMaxLanes && tiles * lanes <= SequencerParams::kMaxMultipliers;
+    const bool blocks_on = root["agu"] && root["agu"]["enabled"].as<bool>(false) && root["post"] &&
+                           root["post"]["enabled"].as<bool>(false) &&
+                           !(root["zs"] && root["zs"]["enabled"].as<bool>(false));
+    const YAML::Node pe = root["pe_array"];
+    auto int8 = [&](const char* key) {
+      return pe[key] && pe[key]["width"].as<int64_t>(8) == 8 && pe[key]["signed"].as<bool>(true);
+    };
+    const bool formats = int8("weight") && int8("activation") && pe["accumulator"] &&
+                         pe["accumulator"]["width"].as<int64_t>(32) == 32;
+    const int64_t p = root["post"] ? root["post"]["lanes"].as<int64_t>(1) : 1;
+    const bool enabled = fits && blocks_on && formats && lanes % p == 0 && d.chance(90);
+    YAML::Node seq(YAML::NodeType::Map);
+    DrawnSection s(d, seq);
+    s.always("enabled", enabled);
+    // Rows enough for an fc_batch image of the largest channel count the generator takes.
+    const int64_t channels = root["agu"] ? root["agu"]["max_channels"].as<int64_t>(256) : 256;
+    const int64_t words = (channels + lanes - 1) / lanes;
+    s.always("cache_rows", std::min<int64_t>(SequencerParams::kMaxCacheRows,
+                                             std::max<int64_t>(words, d.corner(1, 256))));
+    root["sequencer"] = seq;
+  }
+};
+
+}  // namespace
+
+const Block& block() {
+  static const SequencerBlock kBlock;
+  return kBlock;
+}
+
+const SequencerConfig& config_of(const config::Config& config) {
+  return config.sections.get<SequencerConfig>(kName);
+}
+
+nlohmann::json Design::derived_json() const {
+  return {{"mem_data_bits", design.mem_data_bits()},
+          {"mem_addr_bits", design.mem_addr_bits()},
+          {"row_count_bits", row_count_bits},
+          {"modules", {seq_module, ram_module}}};
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  using namespace golden::sequencer_csr;
+  const golden::SequencerDesign& g = design;
+  return {
+      SvConstant::integer("Tiles", g.tiles(), "T: tiles of the PE array."),
+      SvConstant::integer("Lanes", g.lanes(), "L: lanes of the PE array, bytes of a buffer word."),
+      SvConstant::integer("AccWidth", g.array.acc_width, "Bits of an accumulator."),
+      SvConstant::integer("PostLanes", g.post.lanes, "P: the post unit's results per beat."),
+      SvConstant::integer("PostLaneBits", golden::field_bits(g.post.lanes),
+                          "Bits of a lane of a beat."),
+      SvConstant::integer("PostCountBits", g.post.count_bits(), "Bits of a beat's count."),
+      SvConstant::integer("PostGroupBits", g.post.group_bits(), "Bits of a parameter-table group."),
+      SvConstant::integer("PostShiftBits", golden::PostParams::kShiftBits, "Bits of a shift."),
+      SvConstant::integer("BlockGroups", g.tiles() / g.post.lanes,
+                          "Table groups of a filter block: T / P."),
+      SvConstant::integer("ActWords", g.agu.act_words, "Words of each activation buffer."),
+      SvConstant::integer("ActAddrBits", g.agu.act_addr_bits(), "Bits of a buffer word address."),
+      SvConstant::integer("WeightRows", g.agu.weight_rows, "Rows of the weight store."),
+      SvConstant::integer("WeightAddrBits", g.agu.weight_addr_bits(),
+                          "Bits of a weight row address."),
+      SvConstant::integer("CacheRows", g.seq.cache_rows, "Rows of a weight-cache set."),
+      SvConstant::integer("CacheAddrBits", cache_addr_bits, "Bits of a cache row address."),
+      SvConstant::integer("RowCountBits", row_count_bits,
+                          "Bits of a filter block's row count (kernel^2 x ceil(C/L) at most)."),
+      SvConstant::integer("LaneBits", g.agu.lane_bits(), "Bits of a lane of a word."),
+      SvConstant::integer("TileBits", g.agu.tile_bits(), "Bits of a tile."),
+      SvConstant::integer("FiltersBits", g.agu.filters_bits(), "Bits of a result count."),
+      SvConstant::integer("BeatIndexBits", beat_index_bits, "Bits of the drain's beat counters."),
+      SvConstant::integer("PendingBits", pending_bits,
+                          "Bits of the dot products in flight per output buffer."),
+      SvConstant::integer("ResultDepth", g.result_queue_depth(),
+                          "Dot products in flight in the array, at most."),
+      SvConstant::integer("BeatDepth", g.beat_queue_depth(), "Beats in the post unit, at most."),
+      SvConstant::integer("MemAddrBits", g.mem_addr_bits(), "Bits of the host port's address."),
+      SvConstant::integer("MemDataBits", g.mem_data_bits(), "Bits of the host port's data."),
+      SvConstant::integer("ApbAddrBits", kAddrBits, "Bits of the APB port's address."),
+      SvConstant::integer("AguWindow", kAguWindow, "The address generator's window."),
+      SvConstant::integer("PostWindow", kPostWindow, "The post unit's window."),
+      SvConstant::integer("OwnWindow", kOwnWindow, "The sequencer's own registers' window."),
+      SvConstant::integer("AguAddrBits", golden::agu_csr::register_map(g.agu).addr_bits(),
+                          "Bits of the address generator's register address."),
+      SvConstant::integer("PostAddrBits", golden::post_csr::register_map(g.post).addr_bits(),
+                          "Bits of the post unit's register address."),
+  };
+}
+
+std::vector<std::string> Design::summary() const {
+  const golden::SequencerDesign& g = design;
+  return {fmt::format(
+      "sequencer {}: {} on the {} x {} array; buffers A and B of {} words, a store of {} rows, a "
+      "cache of 2 x {} rows per tile; post unit {} ({} per beat); host port {} data bits",
+      seq_module, agu::dataflow_list(g.agu), g.tiles(), g.lanes(), g.agu.act_words,
+      g.agu.weight_rows, g.seq.cache_rows, post_module, g.post.lanes, g.mem_data_bits())};
+}
+
+DesignParams Design::design_params() const {
+  return {{"npugen/golden/sequencer/params.hpp"},
+          emit::cpp_constant("SequencerParams", "kSequencer", design.seq) +
+              fmt::format("static_assert(kSequencer.cache_rows == {}, \"golden cache size "
+                          "differs from the RTL's\");\n",
+                          design.seq.cache_rows)};
+}
+
+}  // namespace npugen::blocks::sequencer
