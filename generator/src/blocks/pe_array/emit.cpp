@@ -43,13 +43,13 @@ TemplateData port_data(const elab::Design& design, const Array& a, const std::st
 }
 
 std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
-                                            const std::string& package, bool zero_skip,
+                                            const std::string& package, bool zs,
                                             util::FileMap& files) {
   const std::string tree = fmt::format("rtl/{}.sv", array.tree_module);
   const std::string tile = fmt::format("rtl/{}.sv", array.tile_module);
   TemplateData d = port_data(design, array, package);
-  d.set("zero_skip", flag(zero_skip));
-  d.set("tile_clock", flag(!zero_skip || array.params.tree_stages > 0));
+  d.set("zs", flag(zs));
+  d.set("tile_clock", flag(!zs || array.params.tree_stages > 0));
   files[tree] = emit::render("pe_array/adder_tree.sv.mustache", d);
   files[tile] = emit::render("pe_array/tile.sv.mustache", d);
   return {tree, tile};

@@ -73,10 +73,10 @@ class Design : public BlockDesign {
 emit::TemplateData port_data(const elab::Design& design, const Array& array,
                              const std::string& package);
 /// The adder tree and the tile of an array, as rtl/<module>.sv files (tree first), reading
-/// their constants from `package`. `zero_skip`: the tile outputs its sum (the
-/// zero-skipping array accumulates elsewhere).
+/// their constants from `package`. `zs`: the tile of the zero-skipping array, which
+/// outputs its sum (that array accumulates elsewhere).
 std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
-                                            const std::string& package, bool zero_skip,
+                                            const std::string& package, bool zs,
                                             util::FileMap& files);
 /// The golden parameters as a C++ initializer named kPeArray (shared by both arrays).
 std::string params_declaration(const Array& array);
