@@ -85,7 +85,7 @@ class PeArrayBlock : public Block {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check"};
-    b.vectors = true;
+    b.vectors = "also write stimulus and expected outputs (for the Icarus replay bench)";
     b.golden = {"pe_array"};
     return b;
   }

@@ -98,6 +98,9 @@ class ZsBlock : public SectionBlock<ZsConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.golden = {"pe_array", "zs"};
+    b.offline = {{"preprocess", OfflineBench::Takes::kFile,
+                  "Measure zero-skipping preprocessing of this [T][C][L] .npy instead", true,
+                  bench_preprocess}};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
