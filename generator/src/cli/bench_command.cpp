@@ -10,17 +10,12 @@
 #include "cli/sim_setup.hpp"
 #include "emit/design_emitter.hpp"
 #include "util/process.hpp"
+#include "util/stopwatch.hpp"
 
 namespace fs = std::filesystem;
 
 namespace npugen::cli {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
+using util::seconds_since;
 
 void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(

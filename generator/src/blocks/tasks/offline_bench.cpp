@@ -11,15 +11,10 @@
 #include "elab/design.hpp"
 #include "npugen/golden/tasks/analysis.hpp"
 #include "npugen/golden/tasks/system.hpp"
+#include "util/stopwatch.hpp"
 
 namespace npugen::blocks::tasks {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
+using util::seconds_since;
 
 // The golden task unit on a list of n random tasks: layers of a network-like graph (each
 // reads one or two of the last few outputs, regions reused round a 64-slot buffer),

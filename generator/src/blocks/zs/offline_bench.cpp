@@ -7,17 +7,12 @@
 
 #include "blocks/zs/zs.hpp"
 #include "blocks/zs/zs_job.hpp"
+#include "util/stopwatch.hpp"
 
 namespace fs = std::filesystem;
 
 namespace npugen::blocks::zs {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
+using util::seconds_since;
 
 void bench_preprocess(const elab::Design& design, const OfflineBench::Args& args) {
   const fs::path& weights = args.file;
