@@ -2,8 +2,9 @@
 // alike: the command line, the verilated model and its clock (one period of
 // design.clock_mhz, the RTL's time unit being 1 ns), reset with every output compared from
 // the first cycle, the waveform window, stopping a few cycles after the first mismatch or a
-// fired RTL assertion, the PASS / MISMATCH report with the command that reproduces it, the
-// JSON summary, and the time spent in the verilated model (the overhead of checking).
+// fired RTL assertion (its message kept from Verilator's output), the PASS / MISMATCH report
+// with the command that reproduces it, the JSON summary, and the time spent in the
+// verilated model (the overhead of checking).
 //
 // A bench is a class that owns its stimulus and golden model:
 //
@@ -41,6 +42,7 @@
 
 #include "Vdut.h"
 #include "common/bench_options.hpp"
+#include "common/output_tap.hpp"
 #include "common/summary.hpp"
 #include "common/waveform.hpp"
 #include "design_params.hpp"
@@ -149,6 +151,8 @@ int run_cosim(int argc, char** argv) {
   }
 #endif
   try {
+    // Keeps the message of an RTL assertion that fires, which Verilator only prints.
+    OutputTap tap;
     auto context = std::make_unique<VerilatedContext>();
     // An RTL assertion that fires is reported and ends the run like a mismatch, instead of
     // aborting the process.
@@ -191,7 +195,10 @@ int run_cosim(int argc, char** argv) {
     auto assertion_fired = [&] {
       if (assertion || !context->gotError()) return false;
       assertion = true;
-      check.fail("an RTL assertion fired (its message is printed above)");
+      summary.assertion = tap.take_assertion();
+      check.fail("an RTL assertion fired: " + (summary.assertion.empty()
+                                                   ? std::string("(its message is printed above)")
+                                                   : summary.assertion));
       return true;
     };
 

@@ -28,6 +28,7 @@ void write_summary_json(const RunSummary& s, const std::string& path) {
   for (const Mismatch& m : s.mismatches) {
     j["mismatches"].push_back({{"cycle", m.cycle}, {"what", m.what}});
   }
+  j["assertion"] = s.assertion;
   j["report"] = s.report;
   j["reproduce"] = s.reproduce;
   j["counts"] = nlohmann::ordered_json::object();

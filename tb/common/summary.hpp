@@ -24,8 +24,11 @@ struct RunSummary {
   /// assertion fired).
   std::string status = "pass";
   std::vector<Mismatch> mismatches;  ///< the first ones
-  std::vector<std::string> report;   ///< the lines printed after the mismatches
-  std::string reproduce;             ///< the command that reproduces a failure with a waveform
+  /// The RTL assertion that fired, as Verilator reports it ("<file>.sv:<line>: Assertion
+  /// failed in <scope>: <message>"); empty when none did.
+  std::string assertion;
+  std::vector<std::string> report;  ///< the lines printed after the mismatches
+  std::string reproduce;            ///< the command that reproduces a failure with a waveform
 
   /// What the bench counted: name and value, in the order counted.
   std::vector<std::pair<std::string, uint64_t>> counts;

@@ -157,14 +157,14 @@ class TasksBench {
       const uint64_t r = rng_();
       const uint32_t offset =
           r % 4 == 0 ? static_cast<uint32_t>(r >> 8)
-                     : task_csr::queue_register(static_cast<unsigned>((r >> 8) % kP.queues),
-                                                static_cast<uint32_t>((r >> 16) % 5) * 4);
-      apb_.push({false, (r >> 32) % 16 == 0 ? task_csr::kStatus : offset, 0});
+                     : tasks_csr::queue_register(static_cast<unsigned>((r >> 8) % kP.queues),
+                                                 static_cast<uint32_t>((r >> 16) % 5) * 4);
+      apb_.push({false, (r >> 32) % 16 == 0 ? tasks_csr::kStatus : offset, 0});
     }
     in_ = TaskUnitInputs{};
     in_.apb = apb_.plan(rng_);
     if (in_.apb.write() &&
-        (in_.apb.paddr - task_csr::kQueueOffset) % task_csr::kQueueStride == task_csr::kCount) {
+        (in_.apb.paddr - tasks_csr::kQueueOffset) % tasks_csr::kQueueStride == tasks_csr::kCount) {
       count_cycle_ = cycle;
     }
     in_.mem_rvalid = memory_.response(cycle, in_.mem_rdata);
@@ -356,14 +356,14 @@ class TasksBench {
       by_id_[(next_id_ + i) & 0xFFFF] = load.tasks[i];
     }
     auto write = [&](uint32_t reg, uint32_t value) {
-      apb_.push({true, task_csr::queue_register(load.queue, reg), value});
+      apb_.push({true, tasks_csr::queue_register(load.queue, reg), value});
       ++writes_pending_;
     };
-    write(task_csr::kHead, static_cast<uint32_t>(mem_at_));
-    write(task_csr::kNetworkId, load.network_id);
-    write(task_csr::kBaseIndex, load.base_index);
-    write(task_csr::kPriority, load.priority);
-    write(task_csr::kCount, static_cast<uint32_t>(load.tasks.size()));
+    write(tasks_csr::kHead, static_cast<uint32_t>(mem_at_));
+    write(tasks_csr::kNetworkId, load.network_id);
+    write(tasks_csr::kBaseIndex, load.base_index);
+    write(tasks_csr::kPriority, load.priority);
+    write(tasks_csr::kCount, static_cast<uint32_t>(load.tasks.size()));
     mem_at_ += image.words.size();
     next_id_ += static_cast<uint32_t>(load.tasks.size());
     tasks_loaded_ += load.tasks.size();

@@ -26,14 +26,14 @@ TEST_CASE("the adder tree grows one bit a level and halves its nodes", "[pe_arra
   const auto* dense = d.find<npugen::blocks::pe_array::Design>();
   REQUIRE(dense != nullptr);
   const auto& pe = dense->array;
-  CHECK(pe.product_signed);
+  CHECK(pe.params.acc_signed());
   CHECK(pe.product_width == 13);
   REQUIRE(pe.levels.size() == 4);  // 5 -> 3 -> 2 -> 1
   CHECK(pe.levels[1].nodes == 3);
   CHECK(pe.levels[2].nodes == 2);
   CHECK(pe.levels[3].nodes == 1);
   CHECK(pe.sum_width == 16);
-  CHECK(pe.latency == 3);
+  CHECK(pe.params.latency() == 3);
   int registered = 0;
   for (const auto& l : pe.levels) registered += l.registered ? 1 : 0;
   CHECK(registered == 2);

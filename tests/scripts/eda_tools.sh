@@ -3,8 +3,10 @@
 #   eda_tools.sh NPUGEN CONFIG DIR VENV LIBERTY   (NPUGEN and CONFIG unused: the folder is all)
 #
 # - FuseSoC, the flow API: every block's lint target (Verilator -Wall), the Icarus sim
-#   target of a block that has one (replaying vectors the co-simulation wrote), and a core
-#   that depends on this one: it gets the RTL and no constraints;
+#   target of a block that has one (replaying vectors the co-simulation wrote), the
+#   synthesis target of the block with the least RTL (edalize's Yosys tool running the
+#   block's script), and a core that depends on this one: it gets the RTL and no
+#   constraints;
 # - slang -Weverything on every block (its filelist): no diagnostic at all;
 # - Verible lint with its default rules on every RTL file: no finding;
 # - OpenSTA: every block synthesized to the OSU 0.18 um cells (LIBERTY), the netlist read
@@ -44,6 +46,18 @@ if grep -q '^  sim_pe_array:' "$dir/$name.core"; then
   grep -q '^PASS: 2000 cycles' "$work/sim.log" || { tail -20 "$work/sim.log"; fail "the Icarus replay did not pass"; }
   echo "fusesoc: sim_pe_array replays 2000 cycles in Icarus"
 fi
+# The synthesis target of one block, the one with the least RTL (synthesis is the slow
+# part): edalize's Yosys tool runs the block's own script, which must write the netlist
+# edalize expects.
+small=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+size = {f["path"]: f["bytes"] for f in m["files"]}
+print(min(m["blocks"], key=lambda b: sum(size[f] for f in b["rtl"]))["block"])' "$dir/manifest.json")
+fusesoc run --build-root "$work/build" --target "synth_$small" "$core" >"$work/synth_$small.log" 2>&1 \
+  || { tail -30 "$work/synth_$small.log"; fail "fusesoc synth_$small"; }
+grep -q 'Number of cells' "$work/synth_$small.log" || fail "fusesoc synth_$small printed no statistics"
+ls "$work"/build/*/"synth_$small"/*.v >/dev/null 2>&1 || fail "fusesoc synth_$small wrote no netlist"
+echo "fusesoc: synth_$small synthesizes and writes its netlist"
 mkdir -p "$work/user"
 top=$(block_field "$dir" top | sed -n 1p)
 cat >"$work/user/user.core" <<CORE

@@ -2,8 +2,9 @@
 # file of DIR matching GLOB, the OCCURRENCE-th match (1-based; -1: the last) of the
 # Python regular expression FROM is replaced by TO; BLOCK's co-simulation is then built
 # and run for CYCLES with each seed of SEEDS (comma-separated; empty: the configuration's)
-# and must fail with status 1, a mismatch report, a reproduce command and EXPECT (a fixed
-# string; empty: nothing more).
+# and must fail with status 1; its JSON summary must say mismatch or assertion, with a
+# reproduce command, and hold EXPECT (a fixed string; empty: nothing more) in a mismatch,
+# the fired assertion's message or the report (run_mutant, summary.py --expect).
 #
 #   mutate.sh NPUGEN CONFIG DIR BLOCK GLOB FROM TO OCCURRENCE EXPECT CYCLES SEEDS
 source "$(dirname "$0")/common.sh"
@@ -28,11 +29,9 @@ text = new
 open(path, "w").write(text)
 PY
 for seed in ${seeds//,/ }; do
-  run_mutant "$dir" "$block" "$cycles" "$seed"
-  [ -z "$expect" ] || grep -qF -- "$expect" "$dir.out" || fail "the report lacks '$expect'"
+  run_mutant "$dir" "$block" "$cycles" "$seed" "$expect"
 done
 if [ -z "$seeds" ]; then
-  run_mutant "$dir" "$block" "$cycles"
-  [ -z "$expect" ] || grep -qF -- "$expect" "$dir.out" || fail "the report lacks '$expect'"
+  run_mutant "$dir" "$block" "$cycles" "" "$expect"
 fi
 echo "mutation of $(basename "$rtl") caught"

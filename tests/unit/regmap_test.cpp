@@ -68,9 +68,9 @@ RegisterMap vq_csr_map(const npugen::golden::VqParams& p) {
   return npugen::golden::vq_csr::register_map(p);
 }
 
-// The task unit's register map (golden::task_csr): STATUS, then K queue groups.
-RegisterMap task_csr_map(const npugen::golden::TaskParams& p) {
-  return npugen::golden::task_csr::register_map(p);
+// The task unit's register map (golden::tasks_csr): STATUS, then K queue groups.
+RegisterMap tasks_csr_map(const npugen::golden::TaskParams& p) {
+  return npugen::golden::tasks_csr::register_map(p);
 }
 
 const npugen::emit::RegisterMapNames kNames{"sample", "sample",
@@ -85,7 +85,7 @@ TEST_CASE("consistent register maps have no problems", "[regmap]") {
     CHECK(sample_tasks_map(k).problems().empty());
     npugen::golden::TaskParams tp;
     tp.queues = k;
-    CHECK(task_csr_map(tp).problems().empty());
+    CHECK(tasks_csr_map(tp).problems().empty());
   }
   npugen::golden::VqParams vp;
   CHECK(vq_csr_map(vp).problems().empty());
@@ -332,8 +332,8 @@ TEST_CASE("address width, reset values and write masks", "[regmap]") {
   CHECK(sample_tasks_map(1).addr_bits() == 6);  // ID at 0x20
   npugen::golden::TaskParams tp;
   tp.queues = 3;
-  CHECK(task_csr_map(tp).end() == 0x74);  // QUEUE[2].PRIORITY at 0x70
-  CHECK(task_csr_map(tp).addr_bits() == 7);
+  CHECK(tasks_csr_map(tp).end() == 0x74);  // QUEUE[2].PRIORITY at 0x70
+  CHECK(tasks_csr_map(tp).addr_bits() == 7);
   RegisterMap one = small_map();
   one.registers.pop_back();
   CHECK(one.addr_bits() == 2);

@@ -1,6 +1,6 @@
 // Executed steps of npugen's zero-skipping preprocessing against the dense cycles and
 // the lower bound, on uniform and structured sparsity, for several level settings; how
-// much each level contributes. Prints a Markdown table (docs/zero_skip.md shows it).
+// much each level contributes. Prints a Markdown table (docs/zs.md shows it).
 //
 //   zs_schedule_table [--tiles T] [--rows C] [--lanes L] [--seed S]
 #include <cstdio>

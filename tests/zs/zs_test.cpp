@@ -60,7 +60,7 @@ std::vector<int64_t> dense(const HierTensor& w, const std::vector<int64_t>& acts
 
 }  // namespace
 
-TEST_CASE("two-level schedules satisfy the contract and equal the dense product", "[zero_skip]") {
+TEST_CASE("two-level schedules satisfy the contract and equal the dense product", "[zs]") {
   std::mt19937_64 rng(7);
   const std::vector<std::vector<SkipDepth>> settings = {
       {{0, 0}, {0, 0}}, {{1, 1}, {0, 0}}, {{0, 0}, {1, 1}}, {{1, 1}, {1, 1}},
@@ -93,7 +93,7 @@ TEST_CASE("two-level schedules satisfy the contract and equal the dense product"
   }
 }
 
-TEST_CASE("the N-level form schedules three axes within the contract", "[zero_skip]") {
+TEST_CASE("the N-level form schedules three axes within the contract", "[zs]") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 150; ++trial) {
     const std::vector<unsigned> extents = {1 + static_cast<unsigned>(rng() % 5),
@@ -118,7 +118,7 @@ TEST_CASE("the N-level form schedules three axes within the contract", "[zero_sk
   }
 }
 
-TEST_CASE("the checker catches broken schedules", "[zero_skip]") {
+TEST_CASE("the checker catches broken schedules", "[zs]") {
   std::mt19937_64 rng(3);
   const std::vector<SkipDepth> levels = {{1, 1}, {1, 1}};
   const HierTensor w = random_tensor(rng, {6, 4}, 20, 0.6);
@@ -171,7 +171,7 @@ TEST_CASE("the checker catches broken schedules", "[zero_skip]") {
   }
 }
 
-TEST_CASE("levels remove cycles on sparse weights and nothing on dense ones", "[zero_skip]") {
+TEST_CASE("levels remove cycles on sparse weights and nothing on dense ones", "[zs]") {
   std::mt19937_64 rng(5);
   const HierTensor full = random_tensor(rng, {16, 16}, 64, 0.0);
   CHECK(preprocess(full, {{1, 1}, {1, 1}}).steps() == 64);
@@ -188,7 +188,7 @@ TEST_CASE("levels remove cycles on sparse weights and nothing on dense ones", "[
   CHECK(preprocess(empty, {{1, 1}, {1, 1}}).steps() == 0);
 }
 
-TEST_CASE("lane selects: own activation first, then 2d+1 lanes of each row ahead", "[zero_skip]") {
+TEST_CASE("lane selects: own activation first, then 2d+1 lanes of each row ahead", "[zs]") {
   for (unsigned h = 0; h <= 4; ++h) {
     for (unsigned d = 0; d <= 4; ++d) {
       ZeroSkipParams p;
@@ -216,7 +216,7 @@ TEST_CASE("lane selects: own activation first, then 2d+1 lanes of each row ahead
   }
 }
 
-TEST_CASE("control words pack and unpack every field", "[zero_skip]") {
+TEST_CASE("control words pack and unpack every field", "[zs]") {
   std::mt19937_64 rng(9);
   ZeroSkipParams p;
   p.array = PeArrayParams{5, 3, 8, true, 8, true, 32, 1};
@@ -249,7 +249,7 @@ TEST_CASE("control words pack and unpack every field", "[zero_skip]") {
   }
 }
 
-TEST_CASE("the cycle model of the zero-skipping array equals the dense reference", "[zero_skip]") {
+TEST_CASE("the cycle model of the zero-skipping array equals the dense reference", "[zs]") {
   std::mt19937_64 rng(13);
   uint64_t total_held = 0;
   for (int trial = 0; trial < 60; ++trial) {

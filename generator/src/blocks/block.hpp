@@ -11,9 +11,12 @@
 // a design folder.
 #pragma once
 
+#include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,14 +46,43 @@ struct BlockFiles {
   std::string constraints;  ///< constraints/<design>_<block>.sdc
 };
 
+/// Bad input to a block's own tools (a file that does not fit the design, an option the
+/// design cannot take): the command line reports the message with exit status 2.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A measurement `npugen bench CONFIG --<option> VALUE` makes of a block's offline
+/// algorithm or golden model instead of the co-simulation.
+struct OfflineBench {
+  /// What the option's value is.
+  enum class Takes { kCount, kFile };
+  struct Args {
+    uint64_t count = 0;          ///< Takes::kCount: the value (0: not given)
+    std::filesystem::path file;  ///< Takes::kFile: the value (empty: not given)
+    int repeat = 1;              ///< --repeat, when `repeats`
+  };
+  std::string option;  ///< the long option without its dashes: "tasks"
+  Takes takes = Takes::kCount;
+  std::string help;      ///< the option's help
+  bool repeats = false;  ///< reports the best of --repeat runs
+  /// Measures and prints; throws BadInput when the design or the value does not fit.
+  void (*run)(const elab::Design& design, const Args& args) = nullptr;
+};
+
 /// How a block's co-simulation bench is built and run.
 struct BenchInfo {
   std::vector<std::string> modes = {"check"};  ///< values of --mode
-  bool vectors = false;                        ///< takes --vectors (Icarus replay)
-  bool descriptors = false;                    ///< takes --descriptors
+  /// `npugen sim --vectors FILE`: what the bench writes there ("also write ..."); empty
+  /// when it takes no --vectors (the Icarus replay's stimulus and expected outputs).
+  std::string vectors;
+  /// `npugen sim --descriptors FILE`: what the bench does with it; empty when it takes none.
+  std::string descriptors;
   /// Folders under golden/src/ whose sources the bench compiles beside common/ (its own and
   /// those of the blocks it builds on).
   std::vector<std::string> golden;
+  /// What `npugen bench` measures of the block besides its co-simulation.
+  std::vector<OfflineBench> offline;
 };
 
 /// A block's part of the co-simulation's design_params.hpp.

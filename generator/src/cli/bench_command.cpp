@@ -4,107 +4,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <random>
 
-#include "blocks/tasks/tasks.hpp"
+#include "blocks/block.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
-#include "cli/zero_skip_job.hpp"
 #include "emit/design_emitter.hpp"
-#include "npugen/golden/tasks/analysis.hpp"
-#include "npugen/golden/tasks/system.hpp"
 #include "util/process.hpp"
+#include "util/stopwatch.hpp"
 
 namespace fs = std::filesystem;
 
 namespace npugen::cli {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Best-of-`repeat` times of the preprocessing alone, the contract check and the lower
-// bound on one weight tensor.
-void bench_preprocess(const elab::Design& design, const fs::path& weights, int repeat) {
-  ZeroSkipJob job = load_zero_skip_job(design, weights);
-  const auto& params = zero_skip_design(design).params;
-  const auto levels = params.levels();
-  double pre = 1e30, check = 1e30, bound = 1e30;
-  for (int i = 0; i < repeat; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    job.schedule = golden::preprocess(job.tensor, levels, &job.stats);
-    pre = std::min(pre, seconds_since(start));
-    start = std::chrono::steady_clock::now();
-    job.problems = golden::check_schedule(job.tensor, levels, job.schedule);
-    check = std::min(check, seconds_since(start));
-    start = std::chrono::steady_clock::now();
-    job.bound = golden::lower_bound(job.tensor, levels);
-    bound = std::min(bound, seconds_since(start));
-  }
-  if (!job.problems.empty()) throw CommandError(kToolFailed, job.problems.front());
-  const double n = static_cast<double>(job.tensor.values.size());
-  std::printf(
-      "bench preprocess %s: %u x %u x %u tensor, %lu nonzeros, best of %d\n"
-      "  preprocessing %.3f ms = %.1f M weights/s (one core)\n"
-      "  contract check %.3f ms, lower bound %.3f ms\n"
-      "  %lu dense cycles -> %lu steps (speedup %.3f), lower bound %lu (steps / bound %.3f)\n",
-      weights.string().c_str(), params.array.tiles, job.tensor.rows, params.array.lanes,
-      static_cast<unsigned long>(job.stats.nonzeros), repeat, pre * 1e3, n / pre / 1e6, check * 1e3,
-      bound * 1e3, static_cast<unsigned long>(job.stats.dense_cycles),
-      static_cast<unsigned long>(job.stats.steps),
-      job.stats.steps ? static_cast<double>(job.stats.dense_cycles) / job.stats.steps : 0.0,
-      static_cast<unsigned long>(job.bound.value),
-      job.bound.value ? static_cast<double>(job.stats.steps) / job.bound.value : 0.0);
-}
-
-// The golden task unit on a list of n random tasks: layers of a network-like graph (each
-// reads one or two of the last few outputs, regions reused round a 64-slot buffer),
-// neural tasks of 200 to 4000 cycles and planar ones of 20 to 600.
-void bench_tasks(const elab::Design& design, uint64_t n) {
-  const auto* unit = design.find<blocks::tasks::Design>();
-  if (unit == nullptr) {
-    throw CommandError(kBadInput, "--tasks needs a configuration with tasks.enabled: true");
-  }
-  golden::TaskParams params = unit->params;
-  params.memory_words = std::max<uint64_t>(params.memory_words, 20 * n);  // the whole list
-  std::mt19937_64 rng(1);
-  const uint64_t slot = std::max<uint64_t>(params.buffer_words / 64, 1);
-  std::vector<golden::Task> tasks(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    golden::Task& t = tasks[i];
-    t.name = fmt::format("T{}", i);
-    const bool neural = std::bernoulli_distribution(0.45)(rng);
-    t.op = neural ? golden::TaskOp::kConv : golden::TaskOp::kElementwise;
-    t.cycles = neural ? std::uniform_int_distribution<uint64_t>(200, 4000)(rng)
-                      : std::uniform_int_distribution<uint64_t>(20, 600)(rng);
-    t.out = golden::Region{(i % 64) * slot, slot};
-    const uint64_t back = std::uniform_int_distribution<uint64_t>(1, 4)(rng);
-    t.in[0] = i >= back ? tasks[i - back].out : golden::Region{63 * slot, slot};
-    if (!neural && i >= 6) t.in[1] = tasks[i - 6].out;
-  }
-  auto start = std::chrono::steady_clock::now();
-  const golden::ScheduleRun run = golden::run_task_list(params, tasks);
-  const double model_s = seconds_since(start);
-  start = std::chrono::steady_clock::now();
-  const golden::ScheduleBounds bounds = golden::schedule_bounds(tasks, params);
-  const double bounds_s = seconds_since(start);
-  std::printf(
-      "bench tasks %s: %llu random tasks, %u entries, %u neural + %u planar engine(s)\n"
-      "  golden model: %.3f s = %.0f tasks/s (%llu cycles, %llu model steps = %.1f M steps/s; "
-      "idle stretches skipped)\n"
-      "  makespan %llu cycles, lower bound %llu (%.3f), bounds computed in %.3f s\n",
-      design.config.design.name.c_str(), static_cast<unsigned long long>(n), params.entries,
-      params.neural_engines, params.planar_engines, model_s, static_cast<double>(n) / model_s,
-      static_cast<unsigned long long>(run.makespan),
-      static_cast<unsigned long long>(run.model_steps),
-      static_cast<double>(run.model_steps) / model_s / 1e6,
-      static_cast<unsigned long long>(run.makespan),
-      static_cast<unsigned long long>(bounds.lower_bound),
-      static_cast<double>(run.makespan) / static_cast<double>(bounds.lower_bound), bounds_s);
-}
-
-}  // namespace
+using util::seconds_since;
 
 void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -120,24 +31,42 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-o,--out", out, "Design folder (default: generated/<design.name>)");
   cmd->add_option("--cycles", cycles, "Cycles of each co-simulation run")->capture_default_str();
   cmd->add_flag("--generate-only", no_sim, "Measure generation only (no Verilator needed)");
-  static std::string preprocess_weights;
+  // What the blocks measure besides their co-simulations (their offline algorithms,
+  // golden models), in list order: a value given runs that measurement instead.
+  struct Offline {
+    blocks::OfflineBench bench;
+    blocks::OfflineBench::Args args;
+  };
+  static std::vector<Offline> offline;
   static int repeat = 20;
-  cmd->add_option("--preprocess", preprocess_weights,
-                  "Measure zero-skipping preprocessing of this [T][C][L] .npy instead");
-  cmd->add_option("--repeat", repeat, "Runs of --preprocess; the best is reported")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  static uint64_t task_count = 0;
-  cmd->add_option("--tasks", task_count,
-                  "Measure the golden task unit (tasks.enabled) on this many random tasks "
-                  "instead");
-  cmd->callback([] {
-    if (task_count > 0) {
-      bench_tasks(load_design(config_file), task_count);
-      return;
+  for (const auto* b : blocks::all()) {
+    for (auto& bench : b->bench().offline) offline.push_back({std::move(bench), {}});
+  }
+  std::string repeated;
+  for (Offline& o : offline) {  // the vector is complete: its elements stay where they are
+    const std::string option = "--" + o.bench.option;
+    if (o.bench.takes == blocks::OfflineBench::Takes::kCount) {
+      cmd->add_option(option, o.args.count, o.bench.help);
+    } else {
+      cmd->add_option(option, o.args.file, o.bench.help);
     }
-    if (!preprocess_weights.empty()) {
-      bench_preprocess(load_design(config_file), preprocess_weights, repeat);
+    if (o.bench.repeats) repeated += fmt::format("{}{}", repeated.empty() ? "" : ", ", option);
+  }
+  if (!repeated.empty()) {
+    cmd->add_option("--repeat", repeat, "Runs of " + repeated + "; the best is reported")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+  }
+  cmd->callback([] {
+    for (Offline& o : offline) {
+      if (o.args.count == 0 && o.args.file.empty()) continue;
+      o.args.repeat = repeat;
+      const elab::Design design = load_design(config_file);
+      try {
+        o.bench.run(design, o.args);
+      } catch (const blocks::BadInput& e) {
+        throw CommandError(kBadInput, e.what());
+      }
       return;
     }
     auto start = std::chrono::steady_clock::now();

@@ -188,15 +188,24 @@ void add_sim_command(CLI::App& app) {
                       ". Throughput streams without back-pressure and fails on any "
                       "cycle without a transfer while streaming")
       ->capture_default_str();
-  cmd->add_option("--vectors", o.vectors,
-                  "pe_array: also write stimulus and expected outputs (for the Icarus replay "
-                  "bench)");
+  // --vectors and --descriptors, with what each block whose bench takes them does.
+  std::string vectors_help, descriptors_help;
+  for (const auto* b : blocks::all()) {
+    const blocks::BenchInfo bench = b->bench();
+    if (!bench.vectors.empty()) {
+      vectors_help +=
+          fmt::format("{}{}: {}", vectors_help.empty() ? "" : "; ", b->name(), bench.vectors);
+    }
+    if (!bench.descriptors.empty()) {
+      descriptors_help += fmt::format("{}{}: {}", descriptors_help.empty() ? "" : "; ", b->name(),
+                                      bench.descriptors);
+    }
+  }
+  cmd->add_option("--vectors", o.vectors, vectors_help);
   cmd->add_option("--summary", o.summary,
                   "Write the run's JSON summary here (default: DIR/sim/build-<block>/"
                   "summary.json)");
-  cmd->add_option("--descriptors", o.descriptors,
-                  "tasks: run this task list (npugen schedule --descriptors) to completion "
-                  "instead of the random scenarios");
+  cmd->add_option("--descriptors", o.descriptors, descriptors_help);
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
@@ -210,11 +219,11 @@ void add_sim_command(CLI::App& app) {
                                                 "mode(s) {}",
                                                 o.config_file, o.mode, name, modes));
     }
-    if (!o.vectors.empty() && !bench.vectors) {
+    if (!o.vectors.empty() && bench.vectors.empty()) {
       throw CommandError(kBadInput,
                          fmt::format("{}: --vectors is not for block {}", o.config_file, name));
     }
-    if (!o.descriptors.empty() && !bench.descriptors) {
+    if (!o.descriptors.empty() && bench.descriptors.empty()) {
       throw CommandError(kBadInput,
                          fmt::format("{}: --descriptors is not for block {}", o.config_file, name));
     }

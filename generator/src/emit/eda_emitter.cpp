@@ -74,6 +74,7 @@ void emit_eda(const elab::Design& design, std::vector<blocks::BlockFiles>& block
   std::vector<std::string> rtl;    // every block's files, each once
   std::vector<std::string> owner;  // the block whose fileset lists rtl[k]
   kainjow::mustache::list block_list;
+  std::string replay_blocks;  // the blocks with an Icarus bench replaying vectors: a|b
   for (size_t i = 0; i < blocks.size(); ++i) {
     blocks::BlockFiles& b = blocks[i];
     const blocks::Block& block = design.blocks[i]->block();
@@ -118,6 +119,10 @@ void emit_eda(const elab::Design& design, std::vector<blocks::BlockFiles>& block
     d.set("synthesis_script", b.synthesis_script);
     d.set("synthesis_script_file", b.synthesis_script.substr(b.synthesis_script.rfind('/') + 1));
     d.set("has_icarus_bench", flag(!b.icarus_bench.empty()));
+    if (!b.icarus_bench.empty()) {
+      if (!replay_blocks.empty()) replay_blocks += '|';
+      replay_blocks += block.name();
+    }
     d.set("icarus_bench", b.icarus_bench);
     d.set("icarus_bench_top", b.icarus_bench_top);
     kainjow::mustache::list maps;
@@ -136,12 +141,16 @@ void emit_eda(const elab::Design& design, std::vector<blocks::BlockFiles>& block
   c.set("core_version", design.core_version());
   c.set("blocks", block_list);
   c.set("filelist", paths.filelist);
+  c.set("has_replay", flag(!replay_blocks.empty()));
+  c.set("replay_blocks", replay_blocks);
   files[paths.core] = render("eda/fusesoc.core.mustache", c);
 
   TemplateData r = common_data(design, "");
   r.set("blocks", block_list);
   r.set("filelist", paths.filelist);
   r.set("core", paths.core);
+  r.set("has_replay", flag(!replay_blocks.empty()));
+  r.set("replay_blocks", replay_blocks);
   r.set("clock_mhz", fmt::format("{:g}", design.config.design.clock_mhz));
   files[paths.readme] = render("eda/readme.md.mustache", r);
 }

@@ -76,7 +76,7 @@ void check_task_limits(const std::vector<golden::Task>& tasks, const golden::Tas
                          known ? where.task[i].column : where.list.column,
                          known ? where.task_key[i] : where.list_key, message});
   };
-  const uint64_t count_limit = (uint64_t{1} << golden::task_csr::kCountBits) - 1;
+  const uint64_t count_limit = (uint64_t{1} << golden::tasks_csr::kCountBits) - 1;
   if (tasks.empty()) {
     list_error("the list has no tasks");
     return;

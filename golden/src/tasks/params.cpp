@@ -26,7 +26,7 @@ bool parse_op(std::string_view text, TaskOp& out) {
   return false;
 }
 
-namespace task_csr {
+namespace tasks_csr {
 
 regmap::RegisterMap register_map(const TaskParams& p) {
   using regmap::Access;
@@ -84,6 +84,6 @@ regmap::RegisterMap register_map(const TaskParams& p) {
   return map;
 }
 
-}  // namespace task_csr
+}  // namespace tasks_csr
 
 }  // namespace npugen::golden

@@ -79,9 +79,10 @@ ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tas
     // so the list is enqueued at the edge that ends cycle kListEnqueuedCycle.
     if (cycle < 2 * kProgrammingWrites) {
       const bool count = cycle >= 2;
-      in.apb = ApbRequest{true, (cycle & 1U) != 0, true,
-                          task_csr::queue_register(0, count ? task_csr::kCount : task_csr::kHead),
-                          count ? static_cast<uint32_t>(tasks.size()) : 0U};
+      in.apb =
+          ApbRequest{true, (cycle & 1U) != 0, true,
+                     tasks_csr::queue_register(0, count ? tasks_csr::kCount : tasks_csr::kHead),
+                     count ? static_cast<uint32_t>(tasks.size()) : 0U};
     }
     const TaskUnitOutputs o = model.outputs(in);
     if (o.mem_req) memory.request(o.mem_addr, cycle, params.memory_latency);

@@ -20,7 +20,7 @@ bool overlap(const TaskConfig& a, int ra, const TaskConfig& b, int rb) {
 }  // namespace
 
 TaskUnitModel::TaskUnitModel(const TaskParams& params)
-    : p_(params), map_(task_csr::register_map(params)) {
+    : p_(params), map_(tasks_csr::register_map(params)) {
   reset();
 }
 
@@ -104,21 +104,21 @@ TaskUnitOutputs TaskUnitModel::state_outputs() const {
 }
 
 uint32_t TaskUnitModel::read(uint32_t offset) const {
-  if (offset == task_csr::kStatus) {
-    return (s_.err ? 1U << task_csr::kStatusErrBit : 0U) |
-           (state_outputs().idle ? 1U << task_csr::kStatusIdleBit : 0U);
+  if (offset == tasks_csr::kStatus) {
+    return (s_.err ? 1U << tasks_csr::kStatusErrBit : 0U) |
+           (state_outputs().idle ? 1U << tasks_csr::kStatusIdleBit : 0U);
   }
-  const unsigned q = (offset - task_csr::kQueueOffset) / task_csr::kQueueStride;
-  switch ((offset - task_csr::kQueueOffset) % task_csr::kQueueStride) {
-    case task_csr::kHead:
+  const unsigned q = (offset - tasks_csr::kQueueOffset) / tasks_csr::kQueueStride;
+  switch ((offset - tasks_csr::kQueueOffset) % tasks_csr::kQueueStride) {
+    case tasks_csr::kHead:
       return static_cast<uint32_t>(s_.head[q]);
-    case task_csr::kCount:
+    case tasks_csr::kCount:
       return static_cast<uint32_t>(s_.count[q]);
-    case task_csr::kNetworkId:
+    case tasks_csr::kNetworkId:
       return s_.network_id[q];
-    case task_csr::kBaseIndex:
+    case tasks_csr::kBaseIndex:
       return s_.base_index[q];
-    case task_csr::kPriority:
+    case tasks_csr::kPriority:
       return s_.priority[q];
     default:
       return 0;
@@ -267,7 +267,7 @@ void TaskUnitModel::tick(const TaskUnitInputs& in) {
   }
   // Fetch queue and task queues.
   const uint64_t addr_mask = mask_of(p_.memory_address_bits());
-  const uint64_t count_mask = mask_of(task_csr::kCountBits);
+  const uint64_t count_mask = mask_of(tasks_csr::kCountBits);
   switch (s_.fetch) {
     case Fetch::kIdle:
       if (sel_valid) {
@@ -311,25 +311,25 @@ void TaskUnitModel::tick(const TaskUnitInputs& in) {
     const regmap::Register& r = *target->reg;
     const uint32_t wdata = in.apb.pwdata;
     if (target->group == nullptr) {
-      s_.err = ((r.after_write(s_.err ? 1U << task_csr::kStatusErrBit : 0U, wdata) >>
-                 task_csr::kStatusErrBit) &
+      s_.err = ((r.after_write(s_.err ? 1U << tasks_csr::kStatusErrBit : 0U, wdata) >>
+                 tasks_csr::kStatusErrBit) &
                 1U) != 0;
     } else {
       const unsigned q = target->instance;
       switch (r.offset) {
-        case task_csr::kHead:
+        case tasks_csr::kHead:
           s_.head[q] = r.after_write(static_cast<uint32_t>(s_.head[q]), wdata);
           break;
-        case task_csr::kCount:
+        case tasks_csr::kCount:
           s_.count[q] = r.after_write(static_cast<uint32_t>(s_.count[q]), wdata);
           break;
-        case task_csr::kNetworkId:
+        case tasks_csr::kNetworkId:
           s_.network_id[q] = r.after_write(s_.network_id[q], wdata);
           break;
-        case task_csr::kBaseIndex:
+        case tasks_csr::kBaseIndex:
           s_.base_index[q] = r.after_write(s_.base_index[q], wdata);
           break;
-        case task_csr::kPriority:
+        case tasks_csr::kPriority:
           s_.priority[q] = r.after_write(s_.priority[q], wdata);
           break;
         default:

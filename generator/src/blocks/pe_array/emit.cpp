@@ -25,30 +25,31 @@ TemplateData port_data(const elab::Design& design, const Array& a, const std::st
   d.set("pkg", package);
   d.set("tile_module", a.tile_module);
   d.set("tree_module", a.tree_module);
-  d.set("tiles", dec(a.tiles));
-  d.set("lanes", dec(a.lanes));
-  d.set("weight_width", dec(a.weight_width));
-  d.set("weight_kind", kind(a.weight_signed));
-  d.set("act_width", dec(a.act_width));
-  d.set("act_kind", kind(a.act_signed));
-  d.set("acc_width", dec(a.acc_width));
-  d.set("acc_kind", kind(a.product_signed));
+  const golden::PeArrayParams& p = a.params;
+  d.set("tiles", dec(p.tiles));
+  d.set("lanes", dec(p.lanes));
+  d.set("weight_width", dec(p.weight_width));
+  d.set("weight_kind", kind(p.weight_signed));
+  d.set("act_width", dec(p.act_width));
+  d.set("act_kind", kind(p.act_signed));
+  d.set("acc_width", dec(p.acc_width));
+  d.set("acc_kind", kind(p.acc_signed()));
   d.set("product_width", dec(a.product_width));
-  d.set("product_kind", kind(a.product_signed));
-  d.set("stages", dec(a.tree_stages));
-  d.set("has_stages", flag(a.tree_stages > 0));
-  d.set("latency", dec(a.latency));
+  d.set("product_kind", kind(p.acc_signed()));
+  d.set("stages", dec(p.tree_stages));
+  d.set("has_stages", flag(p.tree_stages > 0));
+  d.set("latency", dec(p.latency()));
   return d;
 }
 
 std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
-                                            const std::string& package, bool zero_skip,
+                                            const std::string& package, bool zs,
                                             util::FileMap& files) {
   const std::string tree = fmt::format("rtl/{}.sv", array.tree_module);
   const std::string tile = fmt::format("rtl/{}.sv", array.tile_module);
   TemplateData d = port_data(design, array, package);
-  d.set("zero_skip", flag(zero_skip));
-  d.set("tile_clock", flag(!zero_skip || array.tree_stages > 0));
+  d.set("zs", flag(zs));
+  d.set("tile_clock", flag(!zs || array.params.tree_stages > 0));
   files[tree] = emit::render("pe_array/adder_tree.sv.mustache", d);
   files[tile] = emit::render("pe_array/tile.sv.mustache", d);
   return {tree, tile};

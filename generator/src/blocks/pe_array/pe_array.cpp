@@ -85,7 +85,7 @@ class PeArrayBlock : public Block {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check"};
-    b.vectors = true;
+    b.vectors = "also write stimulus and expected outputs (for the Icarus replay bench)";
     b.golden = {"pe_array"};
     return b;
   }
@@ -163,17 +163,8 @@ Array elaborate_array(const config::Config& config, std::string_view block_name)
   const golden::PeArrayParams& p = params(config);
   Array a;
   a.params = p;
-  a.tiles = static_cast<int>(p.tiles);
-  a.lanes = static_cast<int>(p.lanes);
-  a.weight_width = static_cast<int>(p.weight_width);
-  a.weight_signed = p.weight_signed;
-  a.act_width = static_cast<int>(p.act_width);
-  a.act_signed = p.act_signed;
-  a.acc_width = static_cast<int>(p.acc_width);
-  a.tree_stages = static_cast<int>(p.tree_stages);
-  a.product_signed = p.acc_signed();
-  a.product_width = a.weight_width + a.act_width;
-  int nodes = a.lanes;
+  a.product_width = static_cast<int>(p.weight_width + p.act_width);
+  int nodes = static_cast<int>(p.lanes);
   a.levels.push_back(TreeLevel{0, nodes, a.product_width, false});
   while (nodes > 1) {
     nodes = (nodes + 1) / 2;
@@ -181,10 +172,9 @@ Array elaborate_array(const config::Config& config, std::string_view block_name)
     a.levels.push_back(TreeLevel{index, nodes, a.product_width + index, false});
   }
   const std::vector<bool> registered =
-      spread_registers(a.tree_stages, static_cast<int>(a.levels.size()));
+      spread_registers(static_cast<int>(p.tree_stages), static_cast<int>(a.levels.size()));
   for (size_t i = 0; i < a.levels.size(); ++i) a.levels[i].registered = registered[i];
   a.sum_width = a.levels.back().width;
-  a.latency = static_cast<int>(p.latency());
   const std::string stem = fmt::format("{}_{}", config.design.module_prefix, block_name);
   a.tile_module = stem + "_tile";
   a.tree_module = stem + "_adder_tree";
@@ -195,34 +185,35 @@ elab::SvConstants Array::constants() const {
   using elab::SvConstant;
   std::vector<bool> registers;
   for (const auto& level : levels) registers.push_back(level.registered);
+  const golden::PeArrayParams& p = params;
   return {
-      SvConstant::integer("Tiles", tiles, "T: tiles, each with its weight row and accumulator."),
-      SvConstant::integer("Lanes", lanes, "L: multipliers per tile."),
-      SvConstant::integer("WeightWidth", weight_width, "Bits per weight."),
-      SvConstant::flag("WeightSigned", weight_signed, "Weights are two's complement."),
-      SvConstant::integer("ActWidth", act_width, "Bits per activation."),
-      SvConstant::flag("ActSigned", act_signed, "Activations are two's complement."),
-      SvConstant::integer("AccWidth", acc_width, "Bits per accumulator (sums wrap)."),
+      SvConstant::integer("Tiles", p.tiles, "T: tiles, each with its weight row and accumulator."),
+      SvConstant::integer("Lanes", p.lanes, "L: multipliers per tile."),
+      SvConstant::integer("WeightWidth", p.weight_width, "Bits per weight."),
+      SvConstant::flag("WeightSigned", p.weight_signed, "Weights are two's complement."),
+      SvConstant::integer("ActWidth", p.act_width, "Bits per activation."),
+      SvConstant::flag("ActSigned", p.act_signed, "Activations are two's complement."),
+      SvConstant::integer("AccWidth", p.acc_width, "Bits per accumulator (sums wrap)."),
       SvConstant::integer("ProductWidth", product_width,
                           "Bits of a product: WeightWidth + ActWidth holds every product exactly."),
-      SvConstant::flag("ProductSigned", product_signed,
+      SvConstant::flag("ProductSigned", p.acc_signed(),
                        "Products and sums are signed (either operand is)."),
       SvConstant::integer("TreeLevels", static_cast<int64_t>(levels.size()) - 1,
                           "Adder levels of a tile's tree: ceil(log2(Lanes))."),
       SvConstant::integer("SumWidth", sum_width,
                           "Bits of the tree's sum: ProductWidth + TreeLevels (no sum overflows)."),
-      SvConstant::integer("TreeStages", tree_stages, "Pipeline registers in the adder tree."),
+      SvConstant::integer("TreeStages", p.tree_stages, "Pipeline registers in the adder tree."),
       SvConstant::bits("TreeRegisters", registers,
                        "Bit k: a pipeline register follows tree level k (0: the products)."),
-      SvConstant::integer("ActRowWidth", int64_t{lanes} * act_width,
+      SvConstant::integer("ActRowWidth", int64_t{p.lanes} * p.act_width,
                           "Bits of an activation vector: Lanes x ActWidth."),
-      SvConstant::integer("WeightRowWidth", int64_t{lanes} * weight_width,
+      SvConstant::integer("WeightRowWidth", int64_t{p.lanes} * p.weight_width,
                           "Bits of a tile's weight row: Lanes x WeightWidth."),
-      SvConstant::integer("ProductsWidth", int64_t{lanes} * product_width,
+      SvConstant::integer("ProductsWidth", int64_t{p.lanes} * product_width,
                           "Bits of a tile's products: Lanes x ProductWidth."),
-      SvConstant::integer("StepWeightWidth", int64_t{tiles} * lanes * weight_width,
+      SvConstant::integer("StepWeightWidth", int64_t{p.tiles} * p.lanes * p.weight_width,
                           "Bits of a step's weights: Tiles x Lanes x WeightWidth."),
-      SvConstant::integer("Latency", latency,
+      SvConstant::integer("Latency", p.latency(),
                           "Clock edges from a step taken to its sum in the accumulators."),
   };
 }
@@ -235,9 +226,12 @@ nlohmann::json array_json(const Array& a) {
                       {"width", level.width},
                       {"registered", level.registered}});
   }
-  return {{"product_width", a.product_width}, {"product_signed", a.product_signed},
-          {"sum_width", a.sum_width},         {"latency_cycles", a.latency},
-          {"multipliers", a.tiles * a.lanes}, {"adder_tree_levels", levels}};
+  return {{"product_width", a.product_width},
+          {"product_signed", a.params.acc_signed()},
+          {"sum_width", a.sum_width},
+          {"latency_cycles", a.params.latency()},
+          {"multipliers", a.params.tiles * a.params.lanes},
+          {"adder_tree_levels", levels}};
 }
 
 nlohmann::json Design::derived_json() const {
@@ -247,13 +241,13 @@ nlohmann::json Design::derived_json() const {
 }
 
 std::vector<std::string> Design::summary() const {
-  const Array& a = array;
+  const golden::PeArrayParams& p = array.params;
   return {fmt::format("PE array {} x {}: {}-bit {} weights, {}-bit {} activations, {}-bit "
                       "accumulators",
-                      a.tiles, a.lanes, a.weight_width, a.weight_signed ? "signed" : "unsigned",
-                      a.act_width, a.act_signed ? "signed" : "unsigned", a.acc_width),
+                      p.tiles, p.lanes, p.weight_width, p.weight_signed ? "signed" : "unsigned",
+                      p.act_width, p.act_signed ? "signed" : "unsigned", p.acc_width),
           fmt::format("adder tree: {} level(s), {} pipeline stage(s), latency {} cycle(s)",
-                      a.levels.size() - 1, a.tree_stages, a.latency)};
+                      array.levels.size() - 1, p.tree_stages, p.latency())};
 }
 
 std::string params_declaration(const Array& a) {
@@ -261,7 +255,7 @@ std::string params_declaration(const Array& a) {
          fmt::format(
              "static_assert(kPeArray.latency() == {}, \"golden latency differs from the "
              "RTL's\");\n",
-             a.latency);
+             a.params.latency());
 }
 
 DesignParams Design::design_params() const {

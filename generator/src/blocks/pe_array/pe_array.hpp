@@ -27,21 +27,14 @@ struct TreeLevel {
   bool registered = false;  ///< a pipeline register follows this level
 };
 
-/// The arithmetic structure of an array, shared by the dense and the zero-skipping block.
+/// The arithmetic structure of an array, shared by the dense and the zero-skipping block:
+/// its parameters as the section gives them (tiles, lanes, formats, pipeline stages; the
+/// products' signedness is `params.acc_signed()`, the latency `params.latency()`) and what
+/// the elaboration derives from them.
 struct Array {
   golden::PeArrayParams params;
-  int tiles = 0;
-  int lanes = 0;
-  int weight_width = 0;
-  bool weight_signed = false;
-  int act_width = 0;
-  bool act_signed = false;
-  int acc_width = 0;
-  int tree_stages = 0;
-  bool product_signed = false;    ///< products are signed when either operand is
   int product_width = 0;          ///< weight_width + act_width: holds every product exactly
   int sum_width = 0;              ///< width of the adder tree's output
-  int latency = 0;                ///< clock edges from a step to the accumulator outputs
   std::vector<TreeLevel> levels;  ///< levels[0] = products, levels.back() = the sum
 
   /// Module names of the tile and the tree (each block owns its own).
@@ -80,10 +73,10 @@ class Design : public BlockDesign {
 emit::TemplateData port_data(const elab::Design& design, const Array& array,
                              const std::string& package);
 /// The adder tree and the tile of an array, as rtl/<module>.sv files (tree first), reading
-/// their constants from `package`. `zero_skip`: the tile outputs its sum (the
-/// zero-skipping array accumulates elsewhere).
+/// their constants from `package`. `zs`: the tile of the zero-skipping array, which
+/// outputs its sum (that array accumulates elsewhere).
 std::vector<std::string> emit_tile_and_tree(const elab::Design& design, const Array& array,
-                                            const std::string& package, bool zero_skip,
+                                            const std::string& package, bool zs,
                                             util::FileMap& files);
 /// The golden parameters as a C++ initializer named kPeArray (shared by both arrays).
 std::string params_declaration(const Array& array);

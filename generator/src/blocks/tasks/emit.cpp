@@ -17,7 +17,7 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   using emit::dec;
   BlockFiles out;
   out.top = unit_module;
-  const auto map = golden::task_csr::register_map(params);
+  const auto map = golden::tasks_csr::register_map(params);
   emit::emit_package_with_registers(design, block(), constants(), map, files, out);
   out.rtl.push_back(emit::emit_fifo(design, files));
 

@@ -54,8 +54,14 @@ class TasksBlock : public SectionBlock<TasksConfig> {
   TasksBlock() : SectionBlock(kName, "the task unit", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
-    b.descriptors = true;
+    b.descriptors =
+        "run this task list (npugen schedule --descriptors) to completion instead of the "
+        "random scenarios";
     b.golden = {"tasks"};
+    b.offline = {{"tasks", OfflineBench::Takes::kCount,
+                  "Measure the golden task unit (tasks.enabled) on this many random tasks "
+                  "instead",
+                  false, bench_golden_unit}};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(

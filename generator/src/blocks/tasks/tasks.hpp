@@ -43,4 +43,7 @@ class Design : public BlockDesign {
   [[nodiscard]] DesignParams design_params() const override;
 };
 
+/// `npugen bench CONFIG --tasks N`: the golden task unit's speed on N random tasks.
+void bench_golden_unit(const elab::Design& design, const OfflineBench::Args& args);
+
 }  // namespace npugen::blocks::tasks

@@ -98,6 +98,9 @@ class ZsBlock : public SectionBlock<ZsConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.golden = {"pe_array", "zs"};
+    b.offline = {{"preprocess", OfflineBench::Takes::kFile,
+                  "Measure zero-skipping preprocessing of this [T][C][L] .npy instead", true,
+                  bench_preprocess}};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
@@ -124,7 +127,7 @@ std::shared_ptr<const BlockDesign> ZsBlock::elaborate(const config::Config& c) c
   z->lane_mux = z->params.lane_selects() > 1;
   z->prefetch_mux = z->params.inter.lookahead > 0;
   z->demux = z->params.inter.lookaside > 0;
-  z->row_width = static_cast<int>(z->array.lanes * z->array.act_width);
+  z->row_width = static_cast<int>(z->array.params.lanes * z->array.params.act_width);
   z->tile_rows = static_cast<int>(z->params.intra.lookahead + 1);
   z->lane_span = static_cast<int>(2 * z->params.intra.lookaside + 1);
   z->demux_inputs = static_cast<int>(z->params.inter.lookaside + 1);
@@ -249,12 +252,12 @@ elab::SvConstants Design::constants() const {
 }
 
 std::vector<std::string> Design::summary() const {
-  const auto& a = array;
+  const golden::PeArrayParams& a = array.params;
   return {
       fmt::format("zero-skipping PE array {} x {}: {}-bit {} weights, {}-bit {} activations, "
                   "{}-bit accumulators; adder tree latency {} cycle(s)",
                   a.tiles, a.lanes, a.weight_width, a.weight_signed ? "signed" : "unsigned",
-                  a.act_width, a.act_signed ? "signed" : "unsigned", a.acc_width, a.latency),
+                  a.act_width, a.act_signed ? "signed" : "unsigned", a.acc_width, a.latency()),
       fmt::format("zero skipping: intra-tile h={} d={}, inter-tile H={} D={}; window {} row(s), "
                   "{} read per cycle; control word {} bits; buffers {} step(s); jobs up to {} "
                   "rows",

@@ -59,4 +59,8 @@ class Design : public BlockDesign {
   [[nodiscard]] std::string control_word_markdown(const elab::Design& design) const;
 };
 
+/// `npugen bench CONFIG --preprocess W.npy [--repeat N]`: the best of N times of the
+/// preprocessing alone, the contract check and the lower bound on one weight tensor.
+void bench_preprocess(const elab::Design& design, const OfflineBench::Args& args);
+
 }  // namespace npugen::blocks::zs

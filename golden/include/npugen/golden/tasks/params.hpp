@@ -81,7 +81,7 @@ struct TaskParams {
 /// register_map() describes them whole (the one register-map model: the RTL's package,
 /// documents, C header, SystemRDL and the golden model come from it). Software programs a
 /// queue while its COUNT is 0; writing COUNT != 0 enqueues the list.
-namespace task_csr {
+namespace tasks_csr {
 inline constexpr uint32_t kStatus = 0x00;  ///< STATUS: ERR (w1c), IDLE (ro)
 inline constexpr unsigned kStatusErrBit = 0;
 inline constexpr unsigned kStatusIdleBit = 1;
@@ -103,7 +103,7 @@ constexpr uint32_t queue_register(unsigned q, uint32_t reg) {
 }
 /// The register map of a task unit with parameters p.
 regmap::RegisterMap register_map(const TaskParams& p);
-}  // namespace task_csr
+}  // namespace tasks_csr
 
 /// Layout of a parsed task's configuration word, as the configuration queue and the task
 /// buffer hold it (the RTL's task_cfg_t): task id, network id, base index, operation, the

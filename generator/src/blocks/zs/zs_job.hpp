@@ -1,5 +1,6 @@
-// One zero-skipping preprocessing job as the CLI runs it: load and validate a weight
-// tensor, schedule it, check the contract, and describe the result.
+// One zero-skipping preprocessing job, as `npugen preprocess` and `npugen bench
+// --preprocess` run it: load and validate a weight tensor, schedule it, check the
+// contract, and describe the result.
 #pragma once
 
 #include <filesystem>
@@ -12,9 +13,9 @@
 #include "npugen/golden/zs/schedule.hpp"
 #include "util/output_tree.hpp"
 
-namespace npugen::cli {
+namespace npugen::blocks::zs {
 
-struct ZeroSkipJob {
+struct ZsJob {
   golden::HierTensor tensor;
   golden::HierSchedule schedule;
   golden::ScheduleStats stats;
@@ -24,16 +25,16 @@ struct ZeroSkipJob {
   uint64_t inter_only_steps = 0;      ///< steps with the intra-tile level switched off
 };
 
-/// The design's zero-skipping array; CommandError(kBadInput) when it has none.
-const blocks::zs::Design& zero_skip_design(const elab::Design& design);
+/// The design's zero-skipping array; BadInput when it has none.
+const Design& zs_design(const elab::Design& design);
 
 /// Reads W.npy and checks it against the design: dtype, rank, shape, value range.
-/// Throws CommandError(kBadInput) naming the file and the problem.
-ZeroSkipJob load_zero_skip_job(const elab::Design& design, const std::filesystem::path& weights);
+/// Throws BadInput naming the file and the problem.
+ZsJob load_zs_job(const elab::Design& design, const std::filesystem::path& weights);
 /// Preprocesses, checks the contract and computes the lower bound.
-void run_zero_skip_job(const elab::Design& design, ZeroSkipJob& job);
-nlohmann::json zero_skip_stats_json(const elab::Design& design, const ZeroSkipJob& job);
+void run_zs_job(const elab::Design& design, ZsJob& job);
+nlohmann::json zs_stats_json(const elab::Design& design, const ZsJob& job);
 /// The files of the output folder.
-util::FileMap zero_skip_outputs(const elab::Design& design, const ZeroSkipJob& job);
+util::FileMap zs_outputs(const elab::Design& design, const ZsJob& job);
 
-}  // namespace npugen::cli
+}  // namespace npugen::blocks::zs
