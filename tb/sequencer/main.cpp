@@ -154,12 +154,12 @@ class SequencerBench {
             fmt::format("agu.dataflows leaves out {}: no such layer", dataflow_name(flow)));
       }
     }
-    s.goal("chained layers", chained_);
     s.goal("layers with padding", padded_, kD.agu.max_pad > 0);
     s.goal("layers with several filter blocks", multi_block_, kD.agu.max_channels > kD.tiles());
     s.goal("preloaded weight rows", golden_.preload_reads(), kD.agu.max_channels > kD.tiles());
-    s.goal("cycles a layer waited for its input", golden_.hazard_waits());
     if (!perf_) {
+      s.goal("chained layers", chained_);
+      s.goal("cycles a layer waited for its input", golden_.hazard_waits());
       s.goal("host requests that waited", host_waits_);
       for (unsigned t = 0; t < 3; ++t) {
         s.goal(fmt::format("host reads of {}", t == 0   ? "buffer A"
@@ -183,6 +183,17 @@ class SequencerBench {
         steps_, busy_cycles_, utilisation, golden_.weight_reads(), golden_.preload_reads(),
         golden_.act_reads()));
     for (const auto& line : perf_lines_) s.lines.push_back(line);
+    for (unsigned d = 0; d < kDataflowCount && perf_; ++d) {
+      if (perf_cycles_[d] == 0) continue;
+      s.lines.push_back(fmt::format(
+          "perf {}: {} cycles for a mapping bound of {} ({:.3f}); MAC utilisation {:.3f}; {:.4f} "
+          "weights read per MAC",
+          dataflow_name(static_cast<Dataflow>(d)), perf_cycles_[d], perf_bound_[d],
+          static_cast<double>(perf_bound_[d]) / static_cast<double>(perf_cycles_[d]),
+          static_cast<double>(perf_macs_[d]) /
+              static_cast<double>(perf_cycles_[d] * kD.row_bytes()),
+          static_cast<double>(perf_weights_[d]) / static_cast<double>(perf_macs_[d])));
+    }
   }
 
   [[nodiscard]] std::vector<std::string> diagnose() const {
@@ -207,6 +218,7 @@ class SequencerBench {
     bool programmed = false;
     uint64_t start = 0;  ///< cycle it was enabled
     uint64_t macs = 0;
+    uint64_t weight_reads_before = 0;
   };
 
   static void drive(Vdut& dut, const SequencerInputs& in) {
@@ -398,7 +410,7 @@ class SequencerBench {
     }
     reference::Tensor cur = x, prev_in = x;
     unsigned prev_buf = buf;
-    const int count = draw(1, perf_ ? 3 : 4);
+    const int count = perf_ ? 1 : draw(1, 4);
     for (int i = 0; i < count; ++i) {
       // Chain (read the last output) or, now and then, a sibling (read the last input).
       const bool sibling = i > 0 && rng_() % 4 == 0;
@@ -474,7 +486,10 @@ class SequencerBench {
 
   void plan(uint64_t cycle) {
     // New programs while fewer than two are under way (each has half of every memory).
-    if (cycle < cycles_) plan_program();
+    // perf: one layer at a time, on an idle engine, so each layer's cycles are its own.
+    if (cycle < cycles_ && (!perf_ || (layers_.empty() && host_.empty() && !want_.busy))) {
+      plan_program();
+    }
     // Registers: the next layer into the next group once its data is in and the group free.
     if (!apb_.busy()) {
       Layer* next = nullptr;
@@ -504,6 +519,7 @@ class SequencerBench {
         next->programmed = true;
         // The enable is the last of the group's writes, two cycles each.
         next->start = cycle + 2 * agu_csr::layer_writes(next->low.regs).size();
+        next->weight_reads_before = golden_.weight_reads();
         ++flows_[static_cast<unsigned>(next->flow)];
         next_group_ ^= 1U;
       } else if (!perf_ && rng_() % 16 == 0) {
@@ -569,11 +585,19 @@ class SequencerBench {
       const uint64_t cycles = now_ + 1 - std::min(l.start, now_);
       const uint64_t bound = l.low.regs.steps(kD.agu);
       const uint64_t ideal = (l.macs + kD.row_bytes() - 1) / kD.row_bytes();
+      const uint64_t rows = golden_.weight_reads() - l.weight_reads_before;
+      // The weights a row read delivers: the whole row, or fc_batch's one tile slice.
+      const uint64_t weights = rows * (l.flow == Dataflow::kFcBatch ? kD.lanes() : kD.row_bytes());
       perf_lines_.push_back(fmt::format(
-          "perf: {}: {} cycles from programming to the last result; mapping bound {} steps "
-          "({:.3f}), ideal ceil(MACs/(T*L)) {} ({:.3f})",
+          "perf: {}: {} cycles from its enable to its last result; mapping bound {} ({:.3f} of "
+          "it), ideal ceil(MACs/(T*L)) {} (MAC utilisation {:.3f}); {} weight rows read, "
+          "{:.4f} weights read per MAC",
           l.text, cycles, bound, static_cast<double>(bound) / static_cast<double>(cycles), ideal,
-          static_cast<double>(ideal) / static_cast<double>(cycles)));
+          static_cast<double>(ideal) / static_cast<double>(cycles), rows,
+          static_cast<double>(weights) / static_cast<double>(l.macs)));
+      const auto f = static_cast<unsigned>(l.flow);
+      perf_cycles_[f] += cycles, perf_bound_[f] += bound, perf_macs_[f] += l.macs;
+      perf_weights_[f] += weights;
     }
     ++layers_done_;
     layers_.pop_front();
@@ -602,6 +626,8 @@ class SequencerBench {
   uint64_t target_reads_[4] = {};
   std::vector<std::string> failures_;
   std::vector<std::string> perf_lines_;
+  uint64_t perf_cycles_[kDataflowCount] = {}, perf_bound_[kDataflowCount] = {};
+  uint64_t perf_macs_[kDataflowCount] = {}, perf_weights_[kDataflowCount] = {};
 };
 
 }  // namespace

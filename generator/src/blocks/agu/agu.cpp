@@ -22,10 +22,10 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   p.tiles = array.tiles;
   config::Section s = root.section(
       "agu",
-      "Address generator (SPEC M5): a layer's registers (two ping-pong groups) turned into one "
-      "address set per cycle for the PE array of section pe_array, in im2col order. The maxima "
-      "size every counter; a layer beyond them is refused at run time. Absent or disabled: not "
-      "generated.");
+      "Address generator (SPEC M5, docs/agu.md): the layer registers (two ping-pong groups) "
+      "turned into one address set per cycle for the PE array of section pe_array, in im2col "
+      "order (fc_batch: its own order). The maxima size every counter; a layer beyond them is "
+      "refused at run time. Absent or disabled: not generated.");
   s.boolean("enabled", a.enabled, "Generate the address generator.");
   s.integer("max_height", p.max_height, 1, AguParams::kMaxDim, "Largest input height H.");
   s.integer("max_width", p.max_width, 1, AguParams::kMaxDim, "Largest input width W.");

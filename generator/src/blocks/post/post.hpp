@@ -1,6 +1,6 @@
 // The post unit (issue 13): P TFLite int8 requantizations per cycle after the
-// accumulators, with a per-channel parameter table and the output's zero point and clamp
-// in a register (section `post`).
+// accumulators, with a per-channel parameter table; the output's zero point and clamp come
+// with each beat (section `post`).
 #pragma once
 
 #include <string>

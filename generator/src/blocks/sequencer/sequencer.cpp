@@ -140,26 +140,51 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
     if (d.chance(50)) return;  // absent: not generated
-    const int64_t tiles = root["pe_array"]["tiles"].as<int64_t>(1);
-    const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>(1);
-    const bool fits =
-        lanes <= SequencerParams::kMaxLanes && tiles * lanes <= SequencerParams::kMaxMultipliers;
-    const bool blocks_on = root["agu"] && root["agu"]["enabled"].as<bool>(false) && root["post"] &&
-                           root["post"]["enabled"].as<bool>(false) &&
-                           !(root["zs"] && root["zs"]["enabled"].as<bool>(false));
-    const YAML::Node pe = root["pe_array"];
-    auto int8 = [&](const char* key) {
-      return pe[key] && pe[key]["width"].as<int64_t>(8) == 8 && pe[key]["signed"].as<bool>(true);
-    };
-    const bool formats = int8("weight") && int8("activation") && pe["accumulator"] &&
-                         pe["accumulator"]["width"].as<int64_t>(32) == 32;
-    const int64_t p = root["post"] ? root["post"]["lanes"].as<int64_t>(1) : 1;
-    const bool enabled = fits && blocks_on && formats && lanes % p == 0 && d.chance(90);
     YAML::Node seq(YAML::NodeType::Map);
     DrawnSection s(d, seq);
+    YAML::Node pe = root["pe_array"];
+    const int64_t tiles = pe["tiles"].as<int64_t>(1);
+    const int64_t lanes = pe["lanes"].as<int64_t>(1);
+    const bool fits =
+        lanes <= SequencerParams::kMaxLanes && tiles * lanes <= SequencerParams::kMaxMultipliers;
+    // Enabled: the sections it needs are made to fit it (int8 array, address generator and
+    // post unit on, no zero-skipping array, memories a co-simulation fills in seconds).
+    const bool enabled = fits && d.chance(70);
     s.always("enabled", enabled);
+    int64_t channels = 256;
+    if (enabled) {
+      for (const char* key : {"weight", "activation"}) {
+        pe[key]["width"] = 8;
+        pe[key]["signed"] = true;
+      }
+      pe["accumulator"]["width"] = 32;
+      if (root["zs"]) root["zs"]["enabled"] = false;
+      YAML::Node agu = root["agu"];
+      if (!agu) agu = YAML::Node(YAML::NodeType::Map);
+      agu["enabled"] = true;
+      agu["act_words"] = d.range(256, 4096);
+      agu["weight_rows"] = d.range(256, 4096);
+      channels = d.corner(1, 64);
+      agu["max_channels"] = channels;
+      const int64_t kernel = d.corner(1, 5);
+      agu["max_kernel"] = kernel;
+      agu["max_pad"] = d.range(0, kernel - 1);
+      agu["max_height"] = d.corner(1, 16);
+      agu["max_width"] = d.corner(1, 16);
+      agu["max_batch"] = d.corner(1, 4);
+      root["agu"] = agu;
+      YAML::Node post = root["post"];
+      if (!post) post = YAML::Node(YAML::NodeType::Map);
+      post["enabled"] = true;
+      std::vector<int64_t> divisors;  // of both T and L
+      for (int64_t p = 1; p <= std::min<int64_t>(tiles, lanes); ++p) {
+        if (tiles % p == 0 && lanes % p == 0) divisors.push_back(p);
+      }
+      post["lanes"] = d.pick(divisors);
+      post["max_channels"] = std::max<int64_t>(4 * tiles + 2, d.corner(1, 256));
+      root["post"] = post;
+    }
     // Rows enough for an fc_batch image of the largest channel count the generator takes.
-    const int64_t channels = root["agu"] ? root["agu"]["max_channels"].as<int64_t>(256) : 256;
     const int64_t words = (channels + lanes - 1) / lanes;
     s.always("cache_rows", std::min<int64_t>(SequencerParams::kMaxCacheRows,
                                              std::max<int64_t>(words, d.corner(1, 256))));
