@@ -464,20 +464,7 @@ class SequencerBench {
   }
 
   std::vector<uint8_t> param_bits(const std::vector<PostChannel>& group) const {
-    std::vector<uint8_t> out(data_bytes_, 0);
-    auto put = [&](unsigned lsb, unsigned width, uint64_t v) {
-      for (unsigned i = 0; i < width; ++i) {
-        if ((v >> i) & 1U) out[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
-      }
-    };
-    const unsigned p = kD.post.lanes;
-    for (unsigned l = 0; l < p; ++l) {
-      put(param_bias_lsb(p, l), 32, static_cast<uint32_t>(group[l].bias));
-      put(param_multiplier_lsb(p, l), 32, static_cast<uint32_t>(group[l].multiplier));
-      put(param_shift_lsb(p, l), PostParams::kShiftBits,
-          static_cast<uint32_t>(group[l].shift) & ((1U << PostParams::kShiftBits) - 1));
-    }
-    return out;
+    return param_group_bytes(kD, group);
   }
 
   uint32_t group_address(unsigned g, uint32_t offset) const {

@@ -9,14 +9,15 @@
 #include <random>
 
 #include "npugen/golden/sequencer/lowering.hpp"
+#include "random_layers.hpp"
 
 using namespace npugen::golden;
 
-namespace {
+using test::draw;
+using test::random_layer;
+using test::random_tensor;
 
-int draw(std::mt19937_64& rng, int lo, int hi) {
-  return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
-}
+namespace {
 
 SequencerDesign design(unsigned tiles, unsigned lanes, unsigned p, unsigned cache_rows) {
   SequencerDesign d;
@@ -71,21 +72,8 @@ class Driver {
     for (size_t r = 0; r < low.weight_rows.size(); ++r) {
       mem_write(MemTarget::kWeights, at.wgt_base + r, low.weight_rows[r]);
     }
-    const unsigned p = m_.design().post.lanes;
     for (size_t g = 0; g < low.params.size(); ++g) {
-      std::vector<uint8_t> bits((m_.design().mem_data_bits() + 7) / 8, 0);
-      auto put = [&](unsigned lsb, unsigned width, uint64_t v) {
-        for (unsigned i = 0; i < width; ++i) {
-          if ((v >> i) & 1U) bits[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
-        }
-      };
-      for (unsigned l = 0; l < p; ++l) {
-        const PostChannel& c = low.params[g][l];
-        put(param_bias_lsb(p, l), 32, static_cast<uint32_t>(c.bias));
-        put(param_multiplier_lsb(p, l), 32, static_cast<uint32_t>(c.multiplier));
-        put(param_shift_lsb(p, l), PostParams::kShiftBits,
-            static_cast<uint32_t>(c.shift) & ((1U << PostParams::kShiftBits) - 1));
-      }
+      const auto bits = param_group_bytes(m_.design(), low.params[g]);
       mem_write(MemTarget::kParams, at.param_base + g, bits);
     }
   }
@@ -110,34 +98,6 @@ class Driver {
   SequencerInputs in_;
   uint64_t cycles_ = 0;
 };
-
-reference::Tensor random_tensor(std::mt19937_64& rng, int n, int h, int w, int c) {
-  reference::Tensor t;
-  t.n = n, t.h = h, t.w = w, t.c = c;
-  t.data.resize(static_cast<size_t>(n * h * w * c));
-  for (auto& x : t.data) x = static_cast<int8_t>(draw(rng, -128, 127));
-  return t;
-}
-
-reference::ConvLayer random_layer(std::mt19937_64& rng, int channels, int filters, int kh, int kw) {
-  reference::ConvLayer l;
-  l.filters = filters, l.kernel_h = kh, l.kernel_w = kw;
-  l.weights.resize(static_cast<size_t>(filters * kh * kw * channels));
-  for (auto& w : l.weights) w = static_cast<int8_t>(draw(rng, -128, 127));
-  l.input_zero_point = draw(rng, -128, 127);
-  const int zp = draw(rng, -128, 127);
-  const int lo = rng() % 2 ? zp : -128;
-  for (int k = 0; k < filters; ++k) {
-    l.bias.push_back(draw(rng, -20000, 20000));
-    Requant r;
-    r.multiplier =
-        static_cast<int32_t>((int64_t{1} << 30) + static_cast<int64_t>(rng() % (1U << 30)));
-    r.shift = draw(rng, -12, 0);
-    r.zero_point = zp, r.act_min = lo, r.act_max = 127;
-    l.output.push_back(r);
-  }
-  return l;
-}
 
 }  // namespace
 
@@ -269,4 +229,16 @@ TEST_CASE("weight reads: conv reuses cached blocks, fc_batch reads each weight o
   // fc: each image reads the 2 blocks' 6 rows; fc_batch: each neuron's 6 words once.
   CHECK(run(Dataflow::kFc, f, fc) == 4 * 2 * 6);
   CHECK(run(Dataflow::kFcBatch, f, fc) == 8 * 6);
+}
+
+TEST_CASE("the sequencer's and the post unit's register maps are consistent", "[sequencer]") {
+  for (const SequencerDesign& d : {design(4, 4, 2, 64), design(3, 5, 1, 16)}) {
+    CHECK(sequencer_csr::register_map(d).problems().empty());
+    CHECK(post_csr::register_map(d.post).problems().empty());
+    CHECK(agu_csr::register_map(d.agu).problems().empty());
+    // The windows hold each block's map.
+    CHECK(agu_csr::register_map(d.agu).end() <= sequencer_csr::kWindowBytes);
+    CHECK(post_csr::register_map(d.post).end() <= sequencer_csr::kWindowBytes);
+    CHECK(sequencer_csr::register_map(d).end() <= sequencer_csr::kWindowBytes);
+  }
 }

@@ -17,6 +17,24 @@ std::vector<std::vector<uint8_t>> tensor_words(const reference::Tensor& t, unsig
   return out;
 }
 
+std::vector<uint8_t> param_group_bytes(const SequencerDesign& d,
+                                       const std::vector<PostChannel>& group) {
+  std::vector<uint8_t> out((d.mem_data_bits() + 7) / 8, 0);
+  auto put = [&](unsigned lsb, unsigned width, uint64_t v) {
+    for (unsigned i = 0; i < width; ++i) {
+      if ((v >> i) & 1U) out[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
+    }
+  };
+  const unsigned p = d.post.lanes;
+  for (unsigned l = 0; l < p; ++l) {
+    put(param_bias_lsb(p, l), 32, static_cast<uint32_t>(group[l].bias));
+    put(param_multiplier_lsb(p, l), 32, static_cast<uint32_t>(group[l].multiplier));
+    put(param_shift_lsb(p, l), PostParams::kShiftBits,
+        static_cast<uint32_t>(group[l].shift) & ((1U << PostParams::kShiftBits) - 1));
+  }
+  return out;
+}
+
 LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const reference::Tensor& in,
                          const reference::ConvLayer& l, const LayerPlacement& at) {
   const unsigned tiles = d.tiles(), lanes = d.lanes(), p = d.post.lanes;

@@ -46,6 +46,11 @@ struct LoweredLayer {
 LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const reference::Tensor& in,
                          const reference::ConvLayer& layer, const LayerPlacement& at);
 
+/// A post parameter-table group as the host port writes it (mem_data_bits, little-endian
+/// bytes: the P biases, multipliers and shifts; params.hpp param_*_lsb).
+std::vector<uint8_t> param_group_bytes(const SequencerDesign& d,
+                                       const std::vector<PostChannel>& group);
+
 /// The words of a tensor in a buffer at `base` (NHWC, ceil(C/L) words a pixel, lanes beyond
 /// C zero).
 std::vector<std::vector<uint8_t>> tensor_words(const reference::Tensor& t, unsigned lanes);
