@@ -435,8 +435,8 @@ class SequencerBench {
             MemRequest{true, true, MemTarget::kWeights, wgt_next + r, pad(l->low.weight_rows[r])});
       }
       for (size_t g = 0; g < l->low.params.size(); ++g) {
-        loads.push_back(
-            MemRequest{true, true, MemTarget::kParams, grp_next + g, param_bits(l->low.params[g])});
+        loads.push_back(MemRequest{true, true, MemTarget::kParams, grp_next + g,
+                                   param_group_bytes(kD, l->low.params[g])});
       }
       wgt_next += l->low.weight_rows.size();
       grp_next += static_cast<unsigned>(l->low.params.size());
@@ -461,10 +461,6 @@ class SequencerBench {
     std::vector<uint8_t> out(data_bytes_, 0);
     std::copy(bytes.begin(), bytes.end(), out.begin());
     return out;
-  }
-
-  std::vector<uint8_t> param_bits(const std::vector<PostChannel>& group) const {
-    return param_group_bytes(kD, group);
   }
 
   uint32_t group_address(unsigned g, uint32_t offset) const {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "npugen/golden/agu/model.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
 
 namespace npugen::golden {
 namespace {
@@ -22,49 +23,21 @@ int32_t wrap_add(int32_t a, int64_t b) {
 reference::Tensor conv_run(const AguParams& p, const reference::Tensor& in,
                            const reference::ConvLayer& l, ConvRunStats* stats) {
   const unsigned lanes = p.lanes, tiles = p.tiles;
-  const unsigned words = (static_cast<unsigned>(in.c) + lanes - 1) / lanes;  // per pixel
-  const AguLayer layer = AguLayer::dense(
-      p, static_cast<unsigned>(in.h), static_cast<unsigned>(in.w), static_cast<unsigned>(in.c),
-      static_cast<unsigned>(in.n), static_cast<unsigned>(l.filters),
-      static_cast<unsigned>(l.kernel_h), static_cast<unsigned>(l.kernel_w),
-      static_cast<unsigned>(l.stride_y), static_cast<unsigned>(l.stride_x),
-      static_cast<unsigned>(l.pad_top), static_cast<unsigned>(l.pad_bottom),
-      static_cast<unsigned>(l.pad_left), static_cast<unsigned>(l.pad_right));
+  // The buffer words, weight rows and folded biases as software lays them out for the
+  // sequencer (lowering.hpp). The lowering takes one output range for the layer; this path
+  // requantizes each channel with its own, so it lowers a copy whose ranges agree.
+  SequencerDesign d;
+  d.agu = p;
+  d.array.tiles = tiles, d.array.lanes = lanes;
+  d.post.lanes = 1, d.post.max_channels = static_cast<unsigned>(l.filters);
+  reference::ConvLayer same_range = l;
+  for (Requant& r : same_range.output) r = l.output.front();
+  const LoweredLayer low = lower_layer(d, Dataflow::kConv, in, same_range, LayerPlacement{});
+  const AguLayer& layer = low.regs;
   if (!agu_refusal(p, layer).empty()) throw std::invalid_argument(agu_refusal(p, layer));
-
-  // The activation buffer: word (pixel * words + cb), lane l = channel cb * L + l (0 beyond C).
-  std::vector<int8_t> act(static_cast<size_t>(in.n) * in.h * in.w * words * lanes, 0);
-  for (int px = 0; px < in.n * in.h * in.w; ++px) {
-    for (int c = 0; c < in.c; ++c) {
-      act[static_cast<size_t>(px) * words * lanes + static_cast<size_t>(c)] =
-          in.data[static_cast<size_t>(px) * in.c + static_cast<size_t>(c)];
-    }
-  }
-  // The weight store: row (kb * KH * KW * words + (kh * KW + kw) * words + cb), tile t,
-  // lane l = filter kb * T + t, channel cb * L + l (0 beyond K or C). And the folded bias.
-  const unsigned blocks = layer.filter_blocks(tiles);
-  const size_t rows = static_cast<size_t>(blocks) * l.kernel_h * l.kernel_w * words;
-  std::vector<int8_t> wgt(rows * tiles * lanes, 0);
+  const auto act = tensor_words(in, lanes);
   std::vector<int64_t> bias(static_cast<size_t>(l.filters));
-  for (int k = 0; k < l.filters; ++k) {
-    int64_t sum = 0;
-    for (int kh = 0; kh < l.kernel_h; ++kh) {
-      for (int kw = 0; kw < l.kernel_w; ++kw) {
-        for (int c = 0; c < in.c; ++c) {
-          const int8_t w =
-              l.weights[static_cast<size_t>(((k * l.kernel_h + kh) * l.kernel_w + kw) * in.c + c)];
-          const size_t row = (static_cast<size_t>(k) / tiles) * l.kernel_h * l.kernel_w * words +
-                             static_cast<size_t>(kh * l.kernel_w + kw) * words +
-                             static_cast<size_t>(c) / lanes;
-          wgt[(row * tiles + static_cast<size_t>(k) % tiles) * lanes +
-              static_cast<size_t>(c) % lanes] = w;
-          sum += w;
-        }
-      }
-    }
-    bias[static_cast<size_t>(k)] =
-        l.bias[static_cast<size_t>(k)] - int64_t{l.input_zero_point} * sum;
-  }
+  for (size_t k = 0; k < bias.size(); ++k) bias[k] = low.params[k][0].bias;
 
   reference::Tensor out;
   out.n = in.n;
@@ -91,9 +64,10 @@ reference::Tensor conv_run(const AguParams& p, const reference::Tensor& in,
     for (unsigned t = 0; t < tiles; ++t) {
       int64_t step = 0;
       for (unsigned ln = 0; ln < lanes; ++ln) {
-        const int64_t x =
-            a.pad ? int64_t{l.input_zero_point} : act[static_cast<size_t>(a.act_addr) * lanes + ln];
-        step += x * wgt[(static_cast<size_t>(a.wrow) * tiles + t) * lanes + ln];
+        const int64_t x = a.pad ? int64_t{l.input_zero_point}
+                                : static_cast<int8_t>(act[static_cast<size_t>(a.act_addr)][ln]);
+        step +=
+            x * static_cast<int8_t>(low.weight_rows[static_cast<size_t>(a.wrow)][t * lanes + ln]);
       }
       acc[t] = a.first ? static_cast<int32_t>(static_cast<uint32_t>(step)) : wrap_add(acc[t], step);
     }

@@ -6,7 +6,8 @@
 // accumulator opened at `first` and closed at `last`, and the post unit requantizing each
 // filter of the block with the bias folded as TFLite folds it:
 // bias' = bias - x_zp * sum(w). The golden path of the sequencer's conv dataflow, checked
-// against the plain reference (conv2d_direct, fully_connected).
+// against the plain reference (conv2d_direct, fully_connected). The buffer words, weight
+// rows and folded biases come from the lowering (lowering.hpp), as the sequencer gets them.
 #pragma once
 
 #include <cstdint>
