@@ -44,19 +44,22 @@ constexpr uint64_t kMinThroughputSets = 48;
 namespace csr = agu_csr;
 
 std::string set_text(const AddressSet& s) {
-  return fmt::format("{} act {}{} wrow {} out {}.{} filters {} tile {}{}{}{}{}{}{} group {}",
-                     dataflow_name(s.layer.dataflow), s.act_addr, s.pad ? " (pad)" : "", s.wrow,
-                     s.out_addr, s.out_lane, s.filters, s.tile, s.load ? " load" : "",
-                     s.first ? " first" : "", s.last ? " last" : "",
-                     s.layer_first ? " layer-first" : "", s.block_first ? " block-first" : "",
-                     s.layer_end ? " layer-end" : "", s.group);
+  return fmt::format(
+      "{}{} act {}{}{} wrow {} out {}.{} filters {} tile {}{}{}{}{}{}{} group {}",
+      dataflow_name(s.layer.dataflow), s.layer.order == Order::kMec ? " mec" : "", s.act_addr,
+      s.pad ? " (pad)" : "",
+      s.layer.order == Order::kMec ? fmt::format(" window {}{}", s.win, s.reuse ? " (reuse)" : "")
+                                   : "",
+      s.wrow, s.out_addr, s.out_lane, s.filters, s.tile, s.load ? " load" : "",
+      s.first ? " first" : "", s.last ? " last" : "", s.layer_first ? " layer-first" : "",
+      s.block_first ? " block-first" : "", s.layer_end ? " layer-end" : "", s.group);
 }
 
 std::string layer_text(const AguLayer& l) {
-  return fmt::format("{} {}x{}x{} N {} -> K {}, kernel {}x{}, stride {}x{}, pad t{} b{} l{} r{}",
-                     dataflow_name(l.dataflow), l.height, l.width, l.channels, l.batch, l.filters,
-                     l.kernel_h, l.kernel_w, l.stride_y, l.stride_x, l.pad_top, l.pad_bottom,
-                     l.pad_left, l.pad_right);
+  return fmt::format("{}{} {}x{}x{} N {} -> K {}, kernel {}x{}, stride {}x{}, pad t{} b{} l{} r{}",
+                     dataflow_name(l.dataflow), l.order == Order::kMec ? " (MEC)" : "", l.height,
+                     l.width, l.channels, l.batch, l.filters, l.kernel_h, l.kernel_w, l.stride_y,
+                     l.stride_x, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right);
 }
 
 class AguBench {
@@ -201,6 +204,10 @@ class AguBench {
               fmt::format("agu.dataflows leaves out {}: no such layer", dataflow_name(flow)));
         }
       }
+      s.goal("MEC layers", mec_layers_, kP.mec_window > 0);
+      s.goal("MEC sets from the window", reused_,
+             kP.mec_window >= 2 && kP.max_kernel > 1 && kP.max_height > 1);
+      if (kP.mec_window == 0) s.limits.push_back("agu.mec_window is 0: no MEC layer");
       if (kP.max_batch == 1) s.limits.push_back("agu.max_batch is 1: one image per layer");
       if (kP.max_stride == 1) s.limits.push_back("agu.max_stride is 1: no stride above a kernel");
       if (kP.lanes == 1) s.limits.push_back("pe_array.lanes is 1: C is a multiple of L");
@@ -259,6 +266,9 @@ class AguBench {
     check.compare("set_group_o", s.group, dut.set_group_o);
     const SetLayer& l = s.layer;
     check.compare("set_dataflow_o", static_cast<unsigned>(l.dataflow), dut.set_dataflow_o);
+    check.compare("set_order_o", static_cast<unsigned>(l.order), dut.set_order_o);
+    check.compare("set_reuse_o", s.reuse, dut.set_reuse_o);
+    check.compare("set_win_o", s.win, dut.set_win_o);
     check.compare("set_in_buf_o", l.in_buf, dut.set_in_buf_o);
     check.compare("set_out_buf_o", l.out_buf, dut.set_out_buf_o);
     check.compare("set_pad_value_o", static_cast<uint8_t>(l.pad_value), dut.set_pad_value_o);
@@ -287,7 +297,10 @@ class AguBench {
     s.layer_end = dut.set_layer_end_o;
     s.group = dut.set_group_o;
     SetLayer& l = s.layer;
+    s.reuse = dut.set_reuse_o;
+    s.win = dut.set_win_o;
     l.dataflow = static_cast<Dataflow>(dut.set_dataflow_o);
+    l.order = static_cast<Order>(dut.set_order_o);
     l.in_buf = dut.set_in_buf_o, l.out_buf = dut.set_out_buf_o;
     l.pad_value = static_cast<int8_t>(dut.set_pad_value_o);
     l.zero_point = static_cast<int8_t>(dut.set_zero_point_o);
@@ -315,6 +328,7 @@ class AguBench {
     }
     ++sets_;
     padded_ += ref.pad ? 1 : 0;
+    reused_ += ref.reuse ? 1 : 0;
     if (++current_ == e.sets.size()) {
       expected_.pop_front();
       current_ = 0;
@@ -373,12 +387,14 @@ class AguBench {
           AguLayer::dense(kP, h, w, c, n, k, kh, kw, sy, sx, pt, pb, pl, pr, rng_() & act_mask,
                           rng_() & ((uint64_t{1} << kP.weight_addr_bits()) - 1), rng_() & act_mask);
       l.dataflow = flow;
+      if (flow == Dataflow::kConv && kP.mec_window > 0 && draw(0, 1) == 0) l.order = Order::kMec;
       random_pass_through(l);
       // Strides wrap at the address width too; views wider than dense, sometimes.
       l.out_pixel_stride = (l.out_pixel_stride + (kind == 6 ? 2 : 0)) & act_mask;
       l.in_pixel_stride = (l.in_pixel_stride + (kind == 4 ? 1 : 0)) & act_mask;
       l.in_row_stride = (l.in_pixel_stride * w + (kind == 5 ? 3 : 0)) & act_mask;
       l.in_image_stride = (l.in_row_stride * h) & act_mask;
+      l.out_row_stride = (l.out_pixel_stride * l.out_width() + (kind == 7 ? 5 : 0)) & act_mask;
       if (!agu_refusal(kP, l).empty()) continue;
       // Layers short enough that a run finishes many at the back-pressure it sees; in
       // throughput mode long enough to program the other group meanwhile.
@@ -402,7 +418,7 @@ class AguBench {
       field = max < field_max ? max + 1 : 0;
     };
     const unsigned dim = AguParams::kMaxDim, small = AguParams::kMaxSmall;
-    switch (draw(0, 28)) {
+    switch (draw(0, 29)) {
       case 0:
         above(l.height, kP.max_height, dim);
         break;
@@ -503,6 +519,19 @@ class AguBench {
       case 27:
         l.act_min = 1, l.act_max = 0;
         break;
+      case 28:
+        // The MEC order: not generated, on a layer that is not conv, or with a window larger
+        // than the MEC window (when the maxima allow one; else a zero height).
+        l.order = Order::kMec;
+        if (kP.mec_window == 0) break;
+        if (l.dataflow == Dataflow::kConv) {
+          l.kernel_h = l.kernel_w = kP.max_kernel;
+          l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 0;
+          l.height = std::max(l.height, l.kernel_h), l.width = std::max(l.width, l.kernel_w);
+          l.channels = kP.max_channels;
+          if (agu_refusal(kP, l).empty()) l.height = 0;
+        }
+        break;
       default:
         // A kernel wider than the padded input, when the maxima allow one.
         l.width = 1, l.pad_left = 0, l.pad_right = 0;
@@ -559,11 +588,12 @@ class AguBench {
                                         csr::kInfo,
                                         csr::kLimits,
                                         csr::kLayersDone,
+                                        csr::kMecWindow,
                                         group_address(1, csr::kWindow),
                                         0x3c,
                                         group_address(0, csr::kInBase),
-                                        group_address(1, 0x3c)};
-      apb_.push({false, kReads[draw(0, 7)], 0});
+                                        group_address(1, csr::kOutRowStride)};
+      apb_.push({false, kReads[draw(0, 8)], 0});
       return;
     }
     if (!throughput_ && r < 9 && golden_.enabled(g ^ 1U)) {
@@ -596,6 +626,7 @@ class AguBench {
     shapes_[4] += l.height == 1 || l.width == 1;
     shapes_[5] += l.kernel_h == 1 && l.kernel_w == 1;
     ++flows_[static_cast<unsigned>(l.dataflow)];
+    mec_layers_ += l.order == Order::kMec;
     next_group_ ^= 1U;
   }
 
@@ -620,6 +651,7 @@ class AguBench {
   uint64_t set_cycles_ = 0, lost_cycles_ = 0, idle_starts_ = 0;
   uint64_t shapes_[6] = {};
   uint64_t flows_[kDataflowCount] = {};
+  uint64_t mec_layers_ = 0, reused_ = 0;
 };
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "common/apb_port.hpp"
 #include "common/cosim.hpp"
 #include "common/port_bits.hpp"
+#include "npugen/golden/agu/reference.hpp"
 #include "npugen/golden/post/reference.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
 #include "npugen/golden/sequencer/model.hpp"
@@ -62,16 +63,18 @@ class SequencerBench {
         "Co-simulation of the sequencer of design {} (RTL against the golden model every "
         "cycle, and every layer's output against the plain reference)",
         npugen::design::kName);
-    s.modes = {"check", "perf"};
+    s.modes = {"check", "perf", "layers"};
     s.modes_help =
         "check: programs of random layers of every dataflow, host traffic in the background, "
         "refused layers; perf: larger layers alone, each layer's cycles against the mapping "
-        "bound";
+        "bound; layers: a fixed table of layers (docs/benchmarks.md) alone, the same figures "
+        "and the activation words read in im2col and MEC order";
     return s;
   }
 
   explicit SequencerBench(const BenchOptions& o)
-      : perf_(o.mode == "perf"),
+      : perf_(o.mode == "perf" || o.mode == "layers"),
+        table_(o.mode == "layers"),
         cycles_(o.cycles),
         rng_(o.seed),
         golden_(kD),
@@ -90,7 +93,8 @@ class SequencerBench {
   void check_reset(const Vdut& dut, Checker& check) { compare(dut, golden_.outputs(in_), check); }
 
   bool drive(Vdut& dut, uint64_t cycle) {
-    if (cycle >= cycles_ && layers_.empty() && host_.empty()) return false;
+    if (table_ && next_shape_ >= kShapes.size() && layers_.empty() && host_.empty()) return false;
+    if (!table_ && cycle >= cycles_ && layers_.empty() && host_.empty()) return false;
     if (cycle >= cycles_ + 200000) {
       stuck_ = true;
       return false;
@@ -143,20 +147,34 @@ class SequencerBench {
     s.count("preloaded weight rows", golden_.preload_reads());
     s.count("cycles a layer waited for its input", golden_.hazard_waits());
     s.count("cycles a set waited for a cache row", golden_.cache_waits());
+    s.count("cycles a set waited for a MEC window slot", golden_.window_waits());
     s.count("register reads", apb_.reads());
     s.count("transfers answered PSLVERR", apb_.errors());
     s.goal("layers checked", layers_done_);
     for (unsigned d = 0; d < kDataflowCount; ++d) {
       const auto flow = static_cast<Dataflow>(d);
-      s.goal(fmt::format("{} layers", dataflow_name(flow)), flows_[d], kD.agu.generates(flow));
+      s.goal(fmt::format("{} layers", dataflow_name(flow)), flows_[d],
+             kD.agu.generates(flow) && !table_);
       if (!kD.agu.generates(flow)) {
         s.limits.push_back(
             fmt::format("agu.dataflows leaves out {}: no such layer", dataflow_name(flow)));
       }
     }
-    s.goal("layers with padding", padded_, kD.agu.max_pad > 0);
-    s.goal("layers with several filter blocks", multi_block_, kD.agu.max_channels > kD.tiles());
-    s.goal("preloaded weight rows", golden_.preload_reads(), kD.agu.max_channels > kD.tiles());
+    // The table's layers are what the design holds of a fixed list: no goals but a layer.
+    if (table_) {
+      s.limits.push_back(
+          "--mode layers runs a fixed table of layers (those this design holds): its only goal "
+          "is a layer checked");
+    }
+    s.goal("layers with padding", padded_, kD.agu.max_pad > 0 && !table_);
+    s.goal("MEC layers", mec_layers_, kD.agu.mec_window > 0 && !table_);
+    s.goal("activation words read from the MEC window", golden_.window_reads(),
+           kD.agu.mec_window >= 2 && kD.agu.max_kernel > 1 && kD.agu.max_height > 1 && !table_);
+    if (kD.agu.mec_window == 0) s.limits.push_back("agu.mec_window is 0: no MEC layer");
+    s.goal("layers with several filter blocks", multi_block_,
+           kD.agu.max_channels > kD.tiles() && !table_);
+    s.goal("preloaded weight rows", golden_.preload_reads(),
+           kD.agu.max_channels > kD.tiles() && !table_);
     if (!perf_) {
       s.goal("chained layers", chained_);
       s.goal("cycles a layer waited for its input", golden_.hazard_waits());
@@ -183,6 +201,15 @@ class SequencerBench {
         steps_, busy_cycles_, utilisation, golden_.weight_reads(), golden_.preload_reads(),
         golden_.act_reads()));
     for (const auto& line : perf_lines_) s.lines.push_back(line);
+    if (table_) {
+      s.lines.push_back(
+          "| layer | cycles | mapping bound | bound / cycles | ceil(MACs/(T*L)) | MAC utilisation "
+          "| weights read per MAC | activation words from the buffer | from the MEC window | "
+          "im2col matrix words | input footprint words |");
+      s.lines.push_back(
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+      for (const auto& row : table_rows_) s.lines.push_back(row);
+    }
     for (unsigned d = 0; d < kDataflowCount && perf_; ++d) {
       if (perf_cycles_[d] == 0) continue;
       s.lines.push_back(fmt::format(
@@ -205,7 +232,9 @@ class SequencerBench {
     }
     return out;
   }
-  [[nodiscard]] std::string repro_args() const { return perf_ ? " --mode perf" : ""; }
+  [[nodiscard]] std::string repro_args() const {
+    return table_ ? " --mode layers" : perf_ ? " --mode perf" : "";
+  }
 
  private:
   struct Layer {
@@ -219,7 +248,86 @@ class SequencerBench {
     uint64_t start = 0;  ///< cycle it was enabled
     uint64_t macs = 0;
     uint64_t weight_reads_before = 0;
+    uint64_t act_reads_before = 0, window_reads_before = 0;
+    std::string name;  ///< layers mode: the table's name for it
   };
+
+  // layers mode: the table of layers measured (seq_default's maxima hold them all).
+  struct Shape {
+    const char* name;
+    Dataflow flow;
+    Order order;
+    int n, h, w, c, k, kernel, stride, pad;
+  };
+  static constexpr Dataflow kConv = Dataflow::kConv;
+  static constexpr Order kIm = Order::kIm2col, kMec = Order::kMec;
+  static inline const std::vector<Shape> kShapes = {
+      {"conv1 16x16x3 -> 8, 3x3 s1 p1", kConv, kIm, 1, 16, 16, 3, 8, 3, 1, 1},
+      {"conv1 16x16x3 -> 8, 3x3 s1 p1", kConv, kMec, 1, 16, 16, 3, 8, 3, 1, 1},
+      {"16x16x16 -> 16, 3x3 s1 p1", kConv, kIm, 1, 16, 16, 16, 16, 3, 1, 1},
+      {"16x16x16 -> 16, 3x3 s1 p1", kConv, kMec, 1, 16, 16, 16, 16, 3, 1, 1},
+      {"16x16x16 -> 32, 3x3 s2 p1", kConv, kIm, 1, 16, 16, 16, 32, 3, 2, 1},
+      {"16x16x16 -> 32, 3x3 s2 p1", kConv, kMec, 1, 16, 16, 16, 32, 3, 2, 1},
+      {"16x16x8 -> 16, 5x5 s1 p2", kConv, kIm, 1, 16, 16, 8, 16, 5, 1, 2},
+      {"16x16x8 -> 16, 5x5 s1 p2", kConv, kMec, 1, 16, 16, 8, 16, 5, 1, 2},
+      {"8x8x32 -> 64, 1x1", kConv, kIm, 1, 8, 8, 32, 64, 1, 1, 0},
+      {"fc 512 -> 10, N 1", Dataflow::kFc, kIm, 1, 1, 1, 512, 10, 1, 1, 0},
+      {"fc 512 -> 10, N 8", Dataflow::kFc, kIm, 8, 1, 1, 512, 10, 1, 1, 0},
+      {"fc_batch 512 -> 10, N 8", Dataflow::kFcBatch, kIm, 8, 1, 1, 512, 10, 1, 1, 0},
+      // Small enough for the odd designs.
+      {"8x8x6 -> 6, 3x3 s1 p1", kConv, kIm, 1, 8, 8, 6, 6, 3, 1, 1},
+      {"8x8x6 -> 6, 3x3 s1 p1", kConv, kMec, 1, 8, 8, 6, 6, 3, 1, 1},
+      {"fc 36 -> 5, N 3", Dataflow::kFc, kIm, 3, 1, 1, 36, 5, 1, 1, 0},
+      {"fc_batch 36 -> 5, N 3", Dataflow::kFcBatch, kIm, 3, 1, 1, 36, 5, 1, 1, 0},
+  };
+
+  // layers mode: the next layer of the table, alone, its input and weights at random.
+  void plan_table_layer() {
+    while (next_shape_ < kShapes.size()) {
+      const Shape& sh = kShapes[next_shape_++];
+      if (!kD.agu.generates(sh.flow)) continue;
+      reference::Tensor x = random_tensor(sh.n, sh.h, sh.w, sh.c);
+      reference::ConvLayer w = random_weights(sh.c, sh.k, sh.flow == kConv ? sh.kernel : sh.h,
+                                              sh.flow == kConv ? sh.kernel : sh.w);
+      w.stride_y = w.stride_x = sh.stride;
+      w.pad_top = w.pad_bottom = w.pad_left = w.pad_right = sh.pad;
+      Layer l;
+      l.flow = sh.flow;
+      l.name = fmt::format("{}{}", sh.name,
+                           sh.flow == kConv ? (sh.order == kMec ? " (MEC)" : " (im2col)") : "");
+      l.text = l.name;
+      l.want = sh.flow == kConv ? reference::conv2d_direct(x, w) : reference::fully_connected(x, w);
+      l.macs = static_cast<uint64_t>(l.want.n) * l.want.h * l.want.w * sh.k * w.kernel_h *
+               w.kernel_w * sh.c;
+      l.at = LayerPlacement{0, 1, 0, 0, 0, 0};
+      l.low = lower_layer(kD, sh.flow, x, w, l.at);
+      l.low.regs.order = sh.order;
+      const std::string why = agu_refusal(kD.agu, l.low.regs);
+      if (!why.empty() || words_of(x) > kD.agu.act_words ||
+          l.low.weight_rows.size() > kD.agu.weight_rows || l.low.params.size() > kD.post.groups()) {
+        perf_lines_.push_back(fmt::format("layers: {}: does not fit this design ({})", l.name,
+                                          why.empty() ? "its memories" : why));
+        continue;
+      }
+      const auto in_words = tensor_words(x, kD.lanes());
+      for (size_t i = 0; i < in_words.size(); ++i) {
+        host_.push_back(MemRequest{true, true, MemTarget::kBufferA, i, pad(in_words[i])});
+      }
+      for (size_t r = 0; r < l.low.weight_rows.size(); ++r) {
+        host_.push_back(MemRequest{true, true, MemTarget::kWeights, r, pad(l.low.weight_rows[r])});
+      }
+      for (size_t g = 0; g < l.low.params.size(); ++g) {
+        host_.push_back(
+            MemRequest{true, true, MemTarget::kParams, g, param_group_bytes(kD, l.low.params[g])});
+      }
+      l.loaded_after = host_issued_ + host_.size();
+      padded_ += sh.pad > 0;
+      multi_block_ += l.low.regs.filter_blocks(kD.tiles()) > 1;
+      weights_ = std::move(w);
+      layers_.push_back(std::move(l));
+      return;
+    }
+  }
 
   static void drive(Vdut& dut, const SequencerInputs& in) {
     npugen::tb::drive_apb(dut, in.apb);
@@ -425,6 +533,12 @@ class SequencerBench {
       at.in_base = act_base, at.out_base = act_base;
       at.wgt_base = wgt_next, at.param_base = grp_next;
       l->low = lower_layer(kD, flow, in, weights_, at);
+      // Half the conv layers in MEC order, where their window fits the MEC window.
+      if (flow == Dataflow::kConv && kD.agu.mec_window > 0 && rng_() % 2 == 0) {
+        l->low.regs.order = Order::kMec;
+        if (!agu_refusal(kD.agu, l->low.regs).empty()) l->low.regs.order = Order::kIm2col;
+        if (l->low.regs.order == Order::kMec) l->text += " (MEC)";
+      }
       if (wgt_next + l->low.weight_rows.size() > (half + 1) * wgt_half ||
           grp_next + l->low.params.size() > (half + 1) * grp_half ||
           !agu_refusal(kD.agu, l->low.regs).empty()) {
@@ -470,7 +584,10 @@ class SequencerBench {
   void plan(uint64_t cycle) {
     // New programs while fewer than two are under way (each has half of every memory).
     // perf: one layer at a time, on an idle engine, so each layer's cycles are its own.
-    if (cycle < cycles_ && (!perf_ || (layers_.empty() && host_.empty() && !want_.busy))) {
+    const bool idle = layers_.empty() && host_.empty() && !want_.busy;
+    if (table_) {
+      if (idle) plan_table_layer();
+    } else if (cycle < cycles_ && (!perf_ || idle)) {
       plan_program();
     }
     // Registers: the next layer into the next group once its data is in and the group free.
@@ -503,7 +620,10 @@ class SequencerBench {
         // The enable is the last of the group's writes, two cycles each.
         next->start = cycle + 2 * agu_csr::layer_writes(next->low.regs).size();
         next->weight_reads_before = golden_.weight_reads();
+        next->act_reads_before = golden_.act_reads();
+        next->window_reads_before = golden_.window_reads();
         ++flows_[static_cast<unsigned>(next->flow)];
+        mec_layers_ += next->low.regs.order == Order::kMec;
         next_group_ ^= 1U;
       } else if (!perf_ && rng_() % 16 == 0) {
         // A read: the sequencer's registers, the layer registers, the post unit's, an
@@ -519,8 +639,10 @@ class SequencerBench {
                                           csr::kAguWindow + agu_csr::kGroupOffset + agu_csr::kMode,
                                           csr::kPostWindow + post_csr::kInfo,
                                           csr::kPostWindow + 0x10,
-                                          0x300};
-        apb_.push({false, kReads[rng_() % 12], 0});
+                                          0x300,
+                                          csr::kOwnWindow + csr::kWindowReads,
+                                          csr::kAguWindow + agu_csr::kMecWindow};
+        apb_.push({false, kReads[rng_() % 14], 0});
       }
     }
     in_.apb = apb_.plan(rng_);
@@ -574,10 +696,31 @@ class SequencerBench {
       perf_lines_.push_back(fmt::format(
           "perf: {}: {} cycles from its enable to its last result; mapping bound {} ({:.3f} of "
           "it), ideal ceil(MACs/(T*L)) {} (MAC utilisation {:.3f}); {} weight rows read, "
-          "{:.4f} weights read per MAC",
+          "{:.4f} weights read per MAC; {} activation words read from the buffer, {} from the "
+          "MEC window",
           l.text, cycles, bound, static_cast<double>(bound) / static_cast<double>(cycles), ideal,
           static_cast<double>(ideal) / static_cast<double>(cycles), rows,
-          static_cast<double>(weights) / static_cast<double>(l.macs)));
+          static_cast<double>(weights) / static_cast<double>(l.macs),
+          golden_.act_reads() - l.act_reads_before,
+          golden_.window_reads() - l.window_reads_before));
+      if (table_) {
+        // conv: the im2col matrix's words and the input's footprint, per filter block
+        // times the blocks (each block streams the input again).
+        std::string matrix = "-", footprint = "-";
+        if (l.flow == Dataflow::kConv) {
+          const ActivationTraffic t = activation_traffic(kD.agu, l.low.regs);
+          const uint64_t blocks = l.low.regs.filter_blocks(kD.tiles());
+          matrix = fmt::format("{}", t.materialised * blocks);
+          footprint = fmt::format("{}", t.touched);
+        }
+        table_rows_.push_back(fmt::format(
+            "| {} | {} | {} | {:.3f} | {} | {:.3f} | {:.4f} | {} | {} | {} | {} |", l.name, cycles,
+            bound, static_cast<double>(bound) / static_cast<double>(cycles), ideal,
+            static_cast<double>(ideal) / static_cast<double>(cycles),
+            static_cast<double>(weights) / static_cast<double>(l.macs),
+            golden_.act_reads() - l.act_reads_before,
+            golden_.window_reads() - l.window_reads_before, matrix, footprint));
+      }
       const auto f = static_cast<unsigned>(l.flow);
       perf_cycles_[f] += cycles, perf_bound_[f] += bound, perf_macs_[f] += l.macs;
       perf_weights_[f] += weights;
@@ -587,6 +730,8 @@ class SequencerBench {
   }
 
   bool perf_;
+  bool table_;  ///< layers mode
+  size_t next_shape_ = 0;
   uint64_t cycles_;
   std::mt19937_64 rng_;
   SequencerModel golden_;
@@ -604,11 +749,12 @@ class SequencerBench {
   uint64_t now_ = 0;
   uint64_t layers_done_ = 0, programs_ = 0, steps_ = 0, busy_cycles_ = 0, outputs_checked_ = 0;
   uint64_t host_writes_ = 0, host_reads_ = 0, host_waits_ = 0, refused_ = 0;
-  uint64_t chained_ = 0, padded_ = 0, multi_block_ = 0;
+  uint64_t chained_ = 0, padded_ = 0, multi_block_ = 0, mec_layers_ = 0;
   uint64_t flows_[kDataflowCount] = {};
   uint64_t target_reads_[4] = {};
   std::vector<std::string> failures_;
   std::vector<std::string> perf_lines_;
+  std::vector<std::string> table_rows_;
   uint64_t perf_cycles_[kDataflowCount] = {}, perf_bound_[kDataflowCount] = {};
   uint64_t perf_macs_[kDataflowCount] = {}, perf_weights_[kDataflowCount] = {};
 };

@@ -10,6 +10,10 @@ using namespace npugen::golden;
 
 namespace {
 
+unsigned draw(std::mt19937_64& rng, unsigned lo, unsigned hi) {
+  return lo + static_cast<unsigned>(rng() % (hi - lo + 1));
+}
+
 AguParams small_params(std::mt19937_64& rng) {
   AguParams p;
   p.lanes = 1 + static_cast<unsigned>(rng() % 5);
@@ -18,6 +22,7 @@ AguParams small_params(std::mt19937_64& rng) {
   p.max_kernel = 5, p.max_stride = 5, p.max_pad = 4;
   p.act_words = rng() % 2 ? 1000 : 1U << 16;  // 1000: addresses wrap
   p.weight_rows = rng() % 2 ? 300 : 1U << 16;
+  p.mec_window = rng() % 3 == 0 ? 0 : draw(rng, 1, 120);  // small windows wrap
   return p;
 }
 
@@ -29,10 +34,6 @@ void draw_pass_through(std::mt19937_64& rng, AguLayer& l) {
   l.act_min = static_cast<int>(rng() % 256) - 128;
   l.act_max = l.act_min + static_cast<int>(rng() % static_cast<uint64_t>(128 - l.act_min));
   l.param_base = static_cast<unsigned>(rng() % 65536);
-}
-
-unsigned draw(std::mt19937_64& rng, unsigned lo, unsigned hi) {
-  return lo + static_cast<unsigned>(rng() % (hi - lo + 1));
 }
 
 // A write in its access phase (the model acts on that cycle's edge).
@@ -82,7 +83,9 @@ TEST_CASE("the address generator model streams the im2col reference", "[agu]") {
         draw(rng, 1, 5), draw(rng, 0, kh - 1), draw(rng, 0, kh - 1), draw(rng, 0, kw - 1),
         draw(rng, 0, kw - 1), rng() % p.act_words, rng() % p.weight_rows, rng() % p.act_words);
     l.dataflow = flow;
+    if (flow == Dataflow::kConv && p.mec_window > 0 && rng() % 2 == 0) l.order = Order::kMec;
     if (rng() % 4 == 0) l.out_pixel_stride += rng() % 5;  // a view of a wider tensor
+    if (rng() % 4 == 0) l.out_row_stride += rng() % 7;
     draw_pass_through(rng, l);
     if (!agu_refusal(p, l).empty() || l.address_sets(p) > 20000) continue;
     const unsigned g = layers % 2;
@@ -104,6 +107,75 @@ TEST_CASE("the address generator model streams the im2col reference", "[agu]") {
     CHECK_FALSE(m.enabled(g));
     ++layers;
   }
+}
+
+TEST_CASE("MEC order: every reused word is the one its window slot holds", "[agu]") {
+  // The window as the sequencer keeps it: each set that reads the buffer writes its word's
+  // input position to its slot; each reused set must find its own position there. Checks
+  // the slot arithmetic by what it means, not by a second formula.
+  std::mt19937_64 rng(404);
+  int layers = 0;
+  uint64_t reused = 0;
+  while (layers < 300) {
+    AguParams p = small_params(rng);
+    const unsigned kh = draw(rng, 1, 5), kw = draw(rng, 1, 5);
+    AguLayer l = AguLayer::dense(p, draw(rng, 1, 12), draw(rng, 1, 12), draw(rng, 1, 20),
+                                 draw(rng, 1, 3), draw(rng, 1, 9), kh, kw, draw(rng, 1, 5),
+                                 draw(rng, 1, 5), draw(rng, 0, kh - 1), draw(rng, 0, kh - 1),
+                                 draw(rng, 0, kw - 1), draw(rng, 0, kw - 1));
+    const unsigned window = kh * kw * l.channel_words(p.lanes);
+    p.mec_window = window + (rng() % 2 == 0 ? 0 : draw(rng, 1, 20));  // tight or roomier
+    l.order = Order::kMec;
+    if (!agu_refusal(p, l).empty() || l.address_sets(p) > 20000) continue;
+    const auto sets = im2col_reference(p, l, 0);
+    const int64_t cw = l.channel_words(p.lanes);
+    std::vector<int64_t> slot(p.mec_window, -1);
+    size_t i = 0;
+    for (unsigned kb = 0; kb < l.filter_blocks(p.tiles); ++kb) {
+      for (unsigned n = 0; n < l.batch; ++n) {
+        for (unsigned ow = 0; ow < l.out_width(); ++ow) {
+          for (unsigned oh = 0; oh < l.out_height(); ++oh) {
+            for (unsigned y = 0; y < kh; ++y) {
+              for (unsigned x = 0; x < kw; ++x) {
+                for (int64_t cb = 0; cb < cw; ++cb, ++i) {
+                  const AddressSet& s = sets.at(i);
+                  REQUIRE(s.win < p.mec_window);
+                  if (s.pad) continue;
+                  const int64_t ih = int64_t{oh} * l.stride_y + y - l.pad_top;
+                  const int64_t iw = int64_t{ow} * l.stride_x + x - l.pad_left;
+                  const int64_t where = ((int64_t{n} * l.height + ih) * l.width + iw) * cw + cb;
+                  INFO("layer " << layers << " set " << i);
+                  if (s.reuse) {
+                    REQUIRE(slot[s.win] == where);
+                    ++reused;
+                  } else {
+                    slot[s.win] = where;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    REQUIRE(i == sets.size());
+    ++layers;
+  }
+  CHECK(reused > 10000);
+}
+
+TEST_CASE("the MEC order is refused where it cannot run", "[agu]") {
+  AguParams p;
+  p.lanes = 4, p.tiles = 4, p.mec_window = 0;
+  AguLayer l = AguLayer::dense(p, 8, 8, 8, 1, 4, 3, 3, 1, 1, 1, 1, 1, 1);
+  l.order = Order::kMec;
+  CHECK(agu_refusal(p, l).find("not generated") != std::string::npos);
+  p.mec_window = 17;  // a 3 x 3 window of 2 channel words is 18
+  CHECK(agu_refusal(p, l).find("more than the MEC window's 17") != std::string::npos);
+  p.mec_window = 18;
+  CHECK(agu_refusal(p, l).empty());
+  l.dataflow = Dataflow::kFc;
+  CHECK(agu_refusal(p, l).find("for conv layers") != std::string::npos);
 }
 
 TEST_CASE("the reference addresses are the NHWC formulas", "[agu]") {
@@ -251,6 +323,16 @@ TEST_CASE("activation traffic of seed 004's example: 75 words touched, 243 unrol
   CHECK(t.touched == 75);
   CHECK(t.materialised == 243);
   CHECK(t.read == 243);
+  // MEC: each of the 3 columns reads its first pixel's 27 words and 9 new ones for each
+  // pixel below; 135 = OW x H x KW x C, the size of MEC's lowered matrix.
+  CHECK(t.mec_read == 135);
+  AguParams mec = p;
+  mec.mec_window = 27;
+  AguLayer m = l;
+  m.order = Order::kMec;
+  uint64_t from_buffer = 0;
+  for (const AddressSet& s : im2col_reference(mec, m, 0)) from_buffer += !s.pad && !s.reuse;
+  CHECK(from_buffer == 135);
 }
 
 TEST_CASE("the address generator's register map is consistent", "[agu]") {

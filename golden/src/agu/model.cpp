@@ -45,11 +45,20 @@ AddressSet AguModel::set_at(const AguLayer& l, const Position& at) const {
   // The output: conv and fc, pixel (n, oh, ow)'s word plus filter kb*T's place in it;
   // fc_batch, neuron kb*T + n's place in image 0's outputs (the feature loads: image n's
   // pixel word, lane 0).
-  const uint64_t pixel = batch ? (at.load ? at.n : 0)
-                               : (uint64_t{at.n} * l.out_height() + at.oh) * l.out_width() + at.ow;
+  const uint64_t pixel_word = batch ? (at.load ? at.n : 0) * l.out_pixel_stride
+                                    : (uint64_t{at.n} * l.out_height() + at.oh) * l.out_row_stride +
+                                          uint64_t{at.ow} * l.out_pixel_stride;
   const uint64_t element = at.load ? 0 : uint64_t{at.kb} * p_.tiles + (batch ? at.n : 0);
-  s.out_addr =
-      (l.out_base + pixel * l.out_pixel_stride + element / p_.lanes) & mask(p_.act_addr_bits());
+  s.out_addr = (l.out_base + pixel_word + element / p_.lanes) & mask(p_.act_addr_bits());
+  if (l.order == Order::kMec) {
+    // A pixel's window takes KH x KW x ceil(C/L) slots in a row (mod the window); the pixel
+    // below starts min(SY, KH) kernel rows on, on the slots of the rows it shares.
+    const uint64_t row_words = uint64_t{l.kernel_w} * cw;
+    const uint64_t pixel_step = std::min(l.stride_y, l.kernel_h) * row_words;
+    s.win = static_cast<unsigned>((at.oh * pixel_step + at.kh * row_words + at.kw * cw + at.cb) %
+                                  p_.mec_window);
+    s.reuse = at.oh > 0 && at.kh + l.stride_y < l.kernel_h;
+  }
   s.out_lane = static_cast<unsigned>(element % p_.lanes);
   s.filters = batch ? l.batch : std::min(p_.tiles, l.filters - at.kb * p_.tiles);
   s.tile = batch ? at.n : 0;
@@ -76,10 +85,17 @@ bool AguModel::advance(const AguLayer& l, Position& at) const {
   at.kw = 0;
   if (++at.kh < l.kernel_h) return true;
   at.kh = 0;
-  if (++at.ow < l.out_width()) return true;
-  at.ow = 0;
-  if (++at.oh < l.out_height()) return true;
-  at.oh = 0;
+  if (l.order == Order::kMec) {  // down the column, then the next column
+    if (++at.oh < l.out_height()) return true;
+    at.oh = 0;
+    if (++at.ow < l.out_width()) return true;
+    at.ow = 0;
+  } else {
+    if (++at.ow < l.out_width()) return true;
+    at.ow = 0;
+    if (++at.oh < l.out_height()) return true;
+    at.oh = 0;
+  }
   const bool batch = l.dataflow == Dataflow::kFcBatch;
   const unsigned images =
       batch && !at.load ? std::min(p_.tiles, l.filters - at.kb * p_.tiles) : l.batch;

@@ -16,6 +16,16 @@ const char* dataflow_name(Dataflow d) {
   return "?";
 }
 
+const char* order_name(Order o) {
+  switch (o) {
+    case Order::kIm2col:
+      return "im2col";
+    case Order::kMec:
+      return "mec";
+  }
+  return "?";
+}
+
 uint64_t AguLayer::steps(const AguParams& p) const {
   if (dataflow == Dataflow::kFcBatch) return uint64_t{filters} * channel_words(p.lanes);
   return uint64_t{filter_blocks(p.tiles)} * batch * out_height() * out_width() * kernel_h *
@@ -30,7 +40,7 @@ uint64_t AguLayer::address_sets(const AguParams& p) const {
 
 SetLayer SetLayer::of(const AguLayer& l) {
   SetLayer s;
-  s.dataflow = l.dataflow, s.in_buf = l.in_buf, s.out_buf = l.out_buf;
+  s.dataflow = l.dataflow, s.order = l.order, s.in_buf = l.in_buf, s.out_buf = l.out_buf;
   s.pad_value = l.pad_value, s.zero_point = l.zero_point;
   s.act_min = l.act_min, s.act_max = l.act_max, s.param_base = l.param_base;
   s.out_stride = l.out_pixel_stride;
@@ -52,6 +62,7 @@ AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, un
   l.in_row_stride = l.in_pixel_stride * width;
   l.in_image_stride = l.in_row_stride * height;
   l.out_pixel_stride = (filters + p.lanes - 1) / p.lanes;
+  l.out_row_stride = l.out_pixel_stride * l.out_width();
   return l;
 }
 
@@ -102,6 +113,18 @@ std::string agu_refusal(const AguParams& p, const AguLayer& l) {
     if (l.batch > p.tiles) {
       return fmt::format("an fc_batch layer has at most {} images (one a tile), not {}", p.tiles,
                          l.batch);
+    }
+  }
+  if (l.order == Order::kMec) {
+    if (p.mec_window == 0) return "the MEC order is not generated (agu.mec_window is 0)";
+    if (l.dataflow != Dataflow::kConv) {
+      return fmt::format("the MEC order is for conv layers, not {}", dataflow_name(l.dataflow));
+    }
+    const uint64_t window = uint64_t{l.kernel_h} * l.kernel_w * l.channel_words(p.lanes);
+    if (window > p.mec_window) {
+      return fmt::format(
+          "a {} x {} window of {} channel words is {} words, more than the MEC window's {}",
+          l.kernel_h, l.kernel_w, l.channel_words(p.lanes), window, p.mec_window);
     }
   }
   if (l.in_buf == l.out_buf) {
@@ -164,6 +187,11 @@ regmap::RegisterMap register_map(const AguParams& p) {
         ro("DATAFLOWS", kDataflowsLsb, kDataflowCount, p.dataflows,
            "the dataflows generated: bit 0 conv, 1 fc, 2 fc_batch"),
         ro("MAX_BATCH", kMaxBatchLsb, 16, p.max_batch, "largest batch")}},
+      {"MEC_WINDOW",
+       kMecWindow,
+       "The MEC window (read only): a MEC layer's KH x KW x ceil(C/L) must fit it.",
+       {ro("WORDS", 0, 16, p.mec_window,
+           "words of the window; 0: the MEC order is not generated")}},
       {"LAYERS_DONE",
        kLayersDone,
        "Layers whose last address set was taken since reset (wraps).",
@@ -238,6 +266,11 @@ regmap::RegisterMap register_map(const AguParams& p) {
        "Words from an output pixel to the next (dense NHWC: ceil(K/L)); fc_batch: from an "
        "image's outputs to the next.",
        {rw("WORDS", 0, a, "words")}},
+      {"OUT_ROW_STRIDE",
+       kOutRowStride,
+       "Words from an output row to the next (dense NHWC: OW x OUT_PIXEL_STRIDE); image n + 1 "
+       "starts OH rows after image n.",
+       {rw("WORDS", 0, a, "words")}},
       {"MODE",
        kMode,
        "The layer's dataflow, buffers and pad value.",
@@ -245,6 +278,9 @@ regmap::RegisterMap register_map(const AguParams& p) {
            "0 conv, 1 fc, 2 fc_batch (LIMITS.DATAFLOWS: those generated; another is refused)"),
         rw("IN_BUF", kInBufBit, 1, "the activation buffer read: 0 A, 1 B"),
         rw("OUT_BUF", kOutBufBit, 1, "the activation buffer written; not IN_BUF"),
+        rw("ORDER", kOrderBit, 1,
+           "conv: 0 im2col, 1 MEC (output pixels column by column, shared kernel rows from "
+           "the MEC window; refused when MEC_WINDOW.WORDS is 0)"),
         rw("PAD_VALUE", kPadValueLsb, 8,
            "what padded positions read: the input zero point (int8)")}},
       {"OUTPUT",
@@ -280,8 +316,9 @@ std::vector<Write> layer_writes(const AguLayer& l) {
       {kWgtBase, static_cast<uint32_t>(l.wgt_base)},
       {kOutBase, static_cast<uint32_t>(l.out_base)},
       {kOutPixelStride, static_cast<uint32_t>(l.out_pixel_stride)},
+      {kOutRowStride, static_cast<uint32_t>(l.out_row_stride)},
       {kMode, static_cast<unsigned>(l.dataflow) << kDataflowLsb | l.in_buf << kInBufBit |
-                  l.out_buf << kOutBufBit |
+                  l.out_buf << kOutBufBit | static_cast<unsigned>(l.order) << kOrderBit |
                   (static_cast<uint32_t>(l.pad_value) & 0xffU) << kPadValueLsb},
       {kOutput, (static_cast<uint32_t>(l.zero_point) & 0xffU) << kZeroPointLsb |
                     (static_cast<uint32_t>(l.act_min) & 0xffU) << kActMinLsb |
@@ -307,12 +344,13 @@ AguLayer layer_of(const uint32_t* words) {
   l.in_base = word(kInBase), l.in_pixel_stride = word(kInPixelStride);
   l.in_row_stride = word(kInRowStride), l.in_image_stride = word(kInImageStride);
   l.wgt_base = word(kWgtBase), l.out_base = word(kOutBase);
-  l.out_pixel_stride = word(kOutPixelStride);
+  l.out_pixel_stride = word(kOutPixelStride), l.out_row_stride = word(kOutRowStride);
   auto int8 = [&](uint32_t offset, unsigned lsb) {
     return static_cast<int>(static_cast<int8_t>(field(offset, lsb, 8)));
   };
   l.dataflow = static_cast<Dataflow>(field(kMode, kDataflowLsb, 2));
   l.in_buf = field(kMode, kInBufBit, 1), l.out_buf = field(kMode, kOutBufBit, 1);
+  l.order = static_cast<Order>(field(kMode, kOrderBit, 1));
   l.pad_value = int8(kMode, kPadValueLsb);
   l.zero_point = int8(kOutput, kZeroPointLsb);
   l.act_min = int8(kOutput, kActMinLsb), l.act_max = int8(kOutput, kActMaxLsb);

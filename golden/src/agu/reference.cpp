@@ -67,48 +67,67 @@ std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& l, 
   const int64_t oh_count = l.out_height(), ow_count = l.out_width();
   const int64_t cw = (l.channels + p.lanes - 1) / p.lanes;
   const int64_t blocks = (l.filters + p.tiles - 1) / p.tiles;
+  const bool mec = l.order == Order::kMec;
   const SetLayer layer = SetLayer::of(l);
+  // The output pixels in order: row by row (im2col) or column by column (MEC).
+  std::vector<std::pair<int64_t, int64_t>> pixels;
+  for (int64_t outer = 0; outer < (mec ? ow_count : oh_count); ++outer) {
+    for (int64_t inner = 0; inner < (mec ? oh_count : ow_count); ++inner) {
+      pixels.emplace_back(mec ? inner : outer, mec ? outer : inner);
+    }
+  }
   for (int64_t kb = 0; kb < blocks; ++kb) {
     for (int64_t n = 0; n < l.batch; ++n) {
-      for (int64_t oh = 0; oh < oh_count; ++oh) {
-        for (int64_t ow = 0; ow < ow_count; ++ow) {
-          for (int64_t kh = 0; kh < l.kernel_h; ++kh) {
-            for (int64_t kw = 0; kw < l.kernel_w; ++kw) {
-              for (int64_t cb = 0; cb < cw; ++cb) {
-                const int64_t ih = oh * l.stride_y + kh - l.pad_top;
-                const int64_t iw = ow * l.stride_x + kw - l.pad_left;
-                AddressSet s;
-                s.pad = ih < 0 || ih >= l.height || iw < 0 || iw >= l.width;
-                if (!s.pad) {
-                  s.act_addr = wrap(static_cast<int64_t>(l.in_base) +
-                                        n * static_cast<int64_t>(l.in_image_stride) +
-                                        ih * static_cast<int64_t>(l.in_row_stride) +
-                                        iw * static_cast<int64_t>(l.in_pixel_stride) + cb,
-                                    p.act_addr_bits());
-                }
-                s.wrow = wrap(static_cast<int64_t>(l.wgt_base) + kb * l.kernel_h * l.kernel_w * cw +
-                                  (kh * l.kernel_w + kw) * cw + cb,
-                              p.weight_addr_bits());
-                s.first = kh == 0 && kw == 0 && cb == 0;
-                s.last = kh == l.kernel_h - 1 && kw == l.kernel_w - 1 && cb == cw - 1;
-                // NHWC: filter f of pixel (n, oh, ow) is element f of the pixel's words.
-                const int64_t filter = kb * p.tiles;
-                s.out_addr = wrap(static_cast<int64_t>(l.out_base) +
-                                      ((n * oh_count + oh) * ow_count + ow) *
-                                          static_cast<int64_t>(l.out_pixel_stride) +
-                                      filter / p.lanes,
+      // MEC: the window is a ring of slots, one a set; a column starts at slot 0, and each
+      // pixel below starts where the pixel above read its kernel row SY (the first row the
+      // two share), or after the pixel above when they share none.
+      int64_t slot = 0, shared_start = 0;
+      for (const auto& [oh, ow] : pixels) {
+        if (mec && oh == 0) slot = 0;
+        if (mec && oh > 0 && l.stride_y < l.kernel_h) slot = shared_start;
+        for (int64_t kh = 0; kh < l.kernel_h; ++kh) {
+          for (int64_t kw = 0; kw < l.kernel_w; ++kw) {
+            for (int64_t cb = 0; cb < cw; ++cb) {
+              const int64_t ih = oh * l.stride_y + kh - l.pad_top;
+              const int64_t iw = ow * l.stride_x + kw - l.pad_left;
+              AddressSet s;
+              s.pad = ih < 0 || ih >= l.height || iw < 0 || iw >= l.width;
+              if (!s.pad) {
+                s.act_addr = wrap(static_cast<int64_t>(l.in_base) +
+                                      n * static_cast<int64_t>(l.in_image_stride) +
+                                      ih * static_cast<int64_t>(l.in_row_stride) +
+                                      iw * static_cast<int64_t>(l.in_pixel_stride) + cb,
                                   p.act_addr_bits());
-                s.out_lane = static_cast<unsigned>(filter % p.lanes);
-                s.filters =
-                    static_cast<unsigned>(std::min<int64_t>(p.tiles, l.filters - kb * p.tiles));
-                s.layer_first =
-                    kb == 0 && n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
-                s.block_first = n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
-                s.block_last = kb == blocks - 1;
-                s.group = group;
-                s.layer = layer;
-                out.push_back(s);
               }
+              if (mec) {
+                if (kh == l.stride_y && kw == 0 && cb == 0) shared_start = slot;
+                s.win = static_cast<unsigned>(slot);
+                s.reuse = oh > 0 && kh + l.stride_y < l.kernel_h;
+                slot = (slot + 1) % p.mec_window;
+              }
+              s.wrow = wrap(static_cast<int64_t>(l.wgt_base) + kb * l.kernel_h * l.kernel_w * cw +
+                                (kh * l.kernel_w + kw) * cw + cb,
+                            p.weight_addr_bits());
+              s.first = kh == 0 && kw == 0 && cb == 0;
+              s.last = kh == l.kernel_h - 1 && kw == l.kernel_w - 1 && cb == cw - 1;
+              // NHWC: filter f of pixel (n, oh, ow) is element f of the pixel's words; rows
+              // OUT_ROW_STRIDE apart, images OH rows apart.
+              const int64_t filter = kb * p.tiles;
+              s.out_addr =
+                  wrap(static_cast<int64_t>(l.out_base) +
+                           (n * oh_count + oh) * static_cast<int64_t>(l.out_row_stride) +
+                           ow * static_cast<int64_t>(l.out_pixel_stride) + filter / p.lanes,
+                       p.act_addr_bits());
+              s.out_lane = static_cast<unsigned>(filter % p.lanes);
+              s.filters =
+                  static_cast<unsigned>(std::min<int64_t>(p.tiles, l.filters - kb * p.tiles));
+              s.layer_first =
+                  kb == 0 && n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
+              s.block_first = n == 0 && oh == 0 && ow == 0 && kh == 0 && kw == 0 && cb == 0;
+              s.block_last = kb == blocks - 1;
+              s.group = group;
+              s.layer = layer;
+              out.push_back(s);
             }
           }
         }
@@ -118,6 +137,7 @@ std::vector<AddressSet> im2col_reference(const AguParams& p, const AguLayer& l, 
   if (!out.empty()) out.back().layer_end = true;
   return out;
 }
+
 ActivationTraffic activation_traffic(const AguParams& p, const AguLayer& l) {
   ActivationTraffic t;
   std::set<uint64_t> touched;
@@ -133,6 +153,8 @@ ActivationTraffic activation_traffic(const AguParams& p, const AguLayer& l) {
               const int64_t iw = ow * l.stride_x + kw - l.pad_left;
               if (ih < 0 || ih >= l.height || iw < 0 || iw >= l.width) continue;
               ++t.read;
+              // MEC: the rows a pixel shares with the pixel above come from the window.
+              if (!(oh > 0 && kh + l.stride_y < l.kernel_h)) ++t.mec_read;
               touched.insert(static_cast<uint64_t>(((n * l.height + ih) * l.width + iw) * cw + cb));
             }
           }

@@ -32,6 +32,8 @@ SequencerModel::SequencerModel(const SequencerDesign& design)
   store_.assign(d_.agu.weight_rows * row, 0);
   for (auto& c : cache_) c.assign(size_t{d_.seq.cache_rows} * row, 0);
   for (auto& o : act_out_) o.assign(lanes, 0);
+  window_.assign(size_t{d_.agu.mec_window} * lanes, 0);
+  window_out_.assign(lanes, 0);
   store_out_.assign(row, 0);
   for (auto& o : cache_out_) o.assign(row, 0);
   dr_acc_.assign(d_.tiles(), 0);
@@ -59,6 +61,8 @@ uint32_t SequencerModel::read_own(uint32_t offset) const {
       return weight_reads_reg_;
     case kWrites:
       return writes_reg_;
+    case kWindowReads:
+      return window_reads_reg_;
     default:
       return 0;
   }
@@ -116,7 +120,12 @@ void SequencerModel::classify(const AddressSet& s, Cycle& c) const {
     st.weight = fill || f.bypass ? WeightSource::kStore : WeightSource::kCache;
     st.fill = fill && !f.bypass && f.crow < d_.seq.cache_rows;
     st.cset = f.cset;
-    st.act = s.pad ? ActSource::kPad : ActSource::kBuffer;
+    // MEC: a reused word comes from the window; every other word read goes into it.
+    const bool mec = s.layer.order == Order::kMec;
+    st.act = s.pad ? ActSource::kPad : mec && s.reuse ? ActSource::kWindow : ActSource::kBuffer;
+    st.win_write = mec && !s.pad && !s.reuse;
+    st.win = s.win;
+    if (st.act == ActSource::kWindow) c.read_win = true, c.win_addr = s.win;
     if (s.last) f.fill = false;
     // The next block's preload starts with the first pixel that reads the cache.
     if (s.first && !fill && f.rknown && !f.bypass && !s.block_last && !f.pl_started) {
@@ -242,6 +251,9 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
         case ActSource::kStoreSlice:
           c.step_acts[l] = store_out_[s1_.tile * lanes + l];
           break;
+        case ActSource::kWindow:
+          c.step_acts[l] = window_out_[l];
+          break;
       }
     }
     const std::vector<uint8_t>& w =
@@ -273,8 +285,11 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
   if (c.agu_out.set_valid) classify(s, t);
   const bool cache_clash = c.agu_out.set_valid && c.s1_adv && (s1_.fill || s1_.load) &&
                            t.read_cache[s1_.cset] && t.cache_addr == s1_.crow;
-  const bool ready =
-      s1_free && !c.hazard && !cache_clash && results_.size() < d_.result_queue_depth();
+  // Likewise a set that reads the window slot S1 writes.
+  const bool window_clash =
+      c.agu_out.set_valid && c.s1_adv && s1_.win_write && t.read_win && t.win_addr == s1_.win;
+  const bool ready = s1_free && !c.hazard && !cache_clash && !window_clash &&
+                     results_.size() < d_.result_queue_depth();
   c.agu_in.set_ready = ready;
   c.take = c.agu_out.set_valid && ready;
   if (c.take) {
@@ -287,6 +302,7 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
     c.front_next = front_;
   }
   c.cache_waits = cache_clash;
+  c.window_waits = window_clash;
 
   // ---- the preload: one row a cycle while the store port is free
   const bool s1_holds_store = s1_.valid && !c.s1_adv && s1_.uses_store;
@@ -384,6 +400,12 @@ void SequencerModel::tick(const SequencerInputs& in) {
   for (unsigned s = 0; s < 2; ++s) {
     if (c.read_cache[s]) std::copy_n(&cache_[s][c.cache_addr * row], row, cache_out[s].begin());
   }
+  // The MEC window: the reused word read; S1's buffer word written.
+  auto window_out = window_out_;
+  if (c.read_win) std::copy_n(&window_[size_t{c.win_addr} * lanes], lanes, window_out.begin());
+  if (c.s1_adv && s1_.win_write) {
+    std::copy_n(act_out_[s1_.in_buf].data(), lanes, &window_[size_t{s1_.win} * lanes]);
+  }
   // Cache writes: a fill or a feature load from S1, a preloaded row.
   bool cache_written[2] = {false, false};
   auto cache_write = [&](unsigned set, uint64_t r, const uint8_t* data, size_t offset,
@@ -414,7 +436,7 @@ void SequencerModel::tick(const SequencerInputs& in) {
     uint8_t* dst = store ? &store_[a * row] : &buf_[static_cast<unsigned>(m.target)][a * lanes];
     for (size_t i = 0; i < bytes; ++i) dst[i] = i < m.data.size() ? m.data[i] : 0;
   }
-  act_out_ = act_out, store_out_ = store_out, cache_out_ = cache_out;
+  act_out_ = act_out, store_out_ = store_out, cache_out_ = cache_out, window_out_ = window_out;
   rsp_valid_ = host_read;
   rsp_target_ = m.target;
 
@@ -494,12 +516,15 @@ void SequencerModel::tick(const SequencerInputs& in) {
   preload_reads_ += c.pl_read ? 1 : 0;
   hazard_waits_ += c.hazard ? 1 : 0;
   cache_waits_ += c.cache_waits ? 1 : 0;
+  window_reads_ += c.read_win ? 1 : 0;
+  window_waits_ += c.window_waits ? 1 : 0;
   const bool was_busy = c.out.busy;
   cycles_reg_ += was_busy ? 1 : 0;
   steps_reg_ += c.out.step ? 1 : 0;
   act_reads_reg_ += act_read ? 1 : 0;
   weight_reads_reg_ += weight_reads;
   writes_reg_ += c.out.write.valid ? 1 : 0;
+  window_reads_reg_ += c.read_win ? 1 : 0;
   bool clear_bypass = false;
   if (c.own_write) {
     const uint32_t v = c.own_data;
@@ -521,6 +546,9 @@ void SequencerModel::tick(const SequencerInputs& in) {
         break;
       case kWrites:
         writes_reg_ = v;
+        break;
+      case kWindowReads:
+        window_reads_reg_ = v;
         break;
       default:
         break;

@@ -56,6 +56,8 @@ regmap::RegisterMap register_map(const SequencerDesign& d) {
       counter("WEIGHT_READS", kWeightReads,
               "weight rows read from the store (streamed, filled or preloaded)"),
       counter("WRITES", kWrites, "result words written to the buffers"),
+      counter("WINDOW_READS", kWindowReads,
+              "activation words read from the MEC window instead of a buffer"),
   };
   return map;
 }

@@ -74,6 +74,16 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
       }
     }
   }
+  s.integer("mec_window", p.mec_window, 0, AguParams::kMaxMecWindow,
+            "Words of the MEC window: the MEC order (seed 004's memory-efficient convolution, "
+            "docs/agu.md) is generated when above 0, for conv layers whose kernel window "
+            "(KH x KW x ceil(C/L) words) fits; the sequencer keeps the window in a memory of "
+            "this many words.");
+  r.rule("agu.mec_window is 0 or the conv dataflow is generated: the MEC order is for conv.");
+  if (!r.describing() && p.mec_window > 0 && !p.generates(golden::Dataflow::kConv)) {
+    r.error(s.location_of("mec_window"), s.path_of("mec_window"),
+            "the MEC order is for conv layers, and conv is not among agu.dataflows");
+  }
   // The canonical form: every dataflow generated, in order (absent and all three hash alike).
   nlohmann::json flows = nlohmann::json::array();
   for (unsigned d = 0; d < golden::kDataflowCount; ++d) {
@@ -129,12 +139,16 @@ class AguBlock : public SectionBlock<AguConfig> {
     s.always("max_pad", d.range(0, kernel - 1));
     s.set("act_words", d.power_of_two(1, 16) + (d.chance(30) ? 3 : 0));
     s.set("weight_rows", d.power_of_two(1, 20));
+    const bool mec = d.chance(30);
+    if (mec) s.always("mec_window", d.corner(1, d.small() ? 512 : 65535));
     if (d.chance(40)) {
       YAML::Node flows(YAML::NodeType::Sequence);
       for (unsigned f = 0; f < golden::kDataflowCount; ++f) {
         if (d.chance(60)) flows.push_back(golden::dataflow_name(static_cast<golden::Dataflow>(f)));
       }
-      if (flows.size() == 0) flows.push_back("conv");
+      bool conv = false;
+      for (const auto& f : flows) conv = conv || f.as<std::string>() == "conv";
+      if (flows.size() == 0 || (mec && !conv)) flows.push_back("conv");
       agu["dataflows"] = flows;
     }
     root["agu"] = agu;
@@ -198,6 +212,9 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("FilterBits", filter_bits,
                           "Bits of the filter-block counter (up to K + T)."),
       SvConstant::integer("BatchBits", batch_bits, "Bits of the image counter (up to N)."),
+      SvConstant::integer("MecWindow", p.mec_window,
+                          "Words of the MEC window; 0: the MEC order is not generated."),
+      SvConstant::integer("WinBits", p.win_bits(), "Bits of a MEC window slot."),
       SvConstant::integer("GroupStrideLog2", golden::ceil_log2(golden::agu_csr::kGroupStride),
                           "log2 of the bytes between register groups."),
   };
@@ -216,11 +233,14 @@ std::string dataflow_list(const AguParams& p) {
 std::vector<std::string> Design::summary() const {
   const auto& p = params;
   return {fmt::format(
-      "address generator {}: {} for {} tiles x {} lanes; H, W up to {} x {}, C and K up to "
+      "address generator {}: {}{} for {} tiles x {} lanes; H, W up to {} x {}, C and K up to "
       "{}, N up to {}, kernel up to {}, stride up to {}, padding up to {}; {}-bit activation "
       "and output, {}-bit weight addresses; two register groups",
-      agu_module, dataflow_list(p), p.tiles, p.lanes, p.max_height, p.max_width, p.max_channels,
-      p.max_batch, p.max_kernel, p.max_stride, p.max_pad, p.act_addr_bits(), p.weight_addr_bits())};
+      agu_module, dataflow_list(p),
+      p.mec_window > 0 ? fmt::format(" (conv im2col and MEC, a {}-word window)", p.mec_window)
+                       : std::string(),
+      p.tiles, p.lanes, p.max_height, p.max_width, p.max_channels, p.max_batch, p.max_kernel,
+      p.max_stride, p.max_pad, p.act_addr_bits(), p.weight_addr_bits())};
 }
 
 DesignParams Design::design_params() const {

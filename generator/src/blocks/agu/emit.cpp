@@ -3,6 +3,8 @@
 // that synthesis finds no multiplier in it.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "blocks/agu/agu.hpp"
 #include "elab/design.hpp"
 #include "emit/block_files.hpp"
@@ -21,6 +23,20 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("agu_module", agu_module);
   d.set("tiles", emit::dec(params.tiles));
   d.set("lanes", emit::dec(params.lanes));
+  // MEC: the largest C whose KH x KW window fits the window, for each kernel size.
+  d.set("has_mec", emit::flag(params.mec_window > 0));
+  emit::TemplateData limits{emit::TemplateData::type::list};
+  for (unsigned kh = 1; params.mec_window > 0 && kh <= params.max_kernel; ++kh) {
+    for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
+      const uint64_t words = params.mec_window / (kh * kw);  // channel words that fit
+      emit::TemplateData e;
+      e.set("kh", emit::dec(kh));
+      e.set("kw", emit::dec(kw));
+      e.set("channels", emit::dec(std::min<uint64_t>(params.max_channels, words * params.lanes)));
+      limits.push_back(e);
+    }
+  }
+  d.set("mec_limits", limits);
   for (auto& path : emit::render_modules(d, {{agu_module, "agu/agu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }

@@ -111,7 +111,7 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
   SequencerBlock() : SectionBlock(kName, "the sequencer", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
-    b.modes = {"check", "perf"};
+    b.modes = {"check", "perf", "layers"};
     b.golden = {"agu", "pe_array", "post", "sequencer"};
     return b;
   }
@@ -232,6 +232,9 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("WeightAddrBits", g.agu.weight_addr_bits(),
                           "Bits of a weight row address."),
       SvConstant::integer("CacheRows", g.seq.cache_rows, "Rows of a weight-cache set."),
+      SvConstant::integer("MecWindow", g.agu.mec_window,
+                          "Words of the MEC window; 0: the MEC order is not generated."),
+      SvConstant::integer("WinBits", g.agu.win_bits(), "Bits of a MEC window slot."),
       SvConstant::integer("CacheAddrBits", cache_addr_bits, "Bits of a cache row address."),
       SvConstant::integer("RowCountBits", row_count_bits,
                           "Bits of a filter block's row count (kernel^2 x ceil(C/L) at most)."),

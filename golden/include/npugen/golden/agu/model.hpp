@@ -49,8 +49,9 @@ class AguModel {
   [[nodiscard]] uint32_t layers_done() const { return layers_done_; }
 
  private:
-  /// The loop counters of the running layer (im2col order; fc_batch: `load` while the
-  /// features load, n the image, then n the neuron of the block).
+  /// The loop counters of the running layer (im2col order, MEC with oh and ow swapped;
+  /// fc_batch: `load` while the features load, n the image, then n the neuron of the
+  /// block).
   struct Position {
     unsigned kb = 0, n = 0, oh = 0, ow = 0, kh = 0, kw = 0, cb = 0;
     bool load = false;

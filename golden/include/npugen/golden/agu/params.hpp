@@ -28,6 +28,17 @@ const char* dataflow_name(Dataflow d);
 /// Bit of a dataflow in AguParams::dataflows.
 constexpr unsigned dataflow_bit(Dataflow d) { return 1U << static_cast<unsigned>(d); }
 
+/// The order a conv layer's address sets come in (docs/agu.md). im2col: output pixels row
+/// by row, each pixel's window whole. MEC (seed 004's memory-efficient convolution): output
+/// pixels column by column, so that a pixel's window shares all but its last SY kernel rows
+/// with the pixel above; those rows come from the sequencer's MEC window, not the buffer.
+enum class Order : unsigned {
+  kIm2col = 0,
+  kMec = 1,
+};
+/// "im2col", "mec".
+const char* order_name(Order o);
+
 struct AguParams {
   // What the register fields hold (and so what the configuration schema allows).
   static constexpr unsigned kDimBits = 16;   ///< H, W, C, N, K fields
@@ -35,6 +46,7 @@ struct AguParams {
   static constexpr unsigned kMaxDim = (1U << kDimBits) - 1;
   static constexpr unsigned kMaxSmall = (1U << kSmallBits) - 1;
   static constexpr unsigned kMaxAddressBits = 32;
+  static constexpr unsigned kMaxMecWindow = 65535;  ///< MEC_WINDOW.WORDS is 16 bits
 
   unsigned lanes = 8;               ///< L: channels in an activation word (pe_array.lanes)
   unsigned tiles = 8;               ///< T: filters computed at once (pe_array.tiles)
@@ -49,6 +61,9 @@ struct AguParams {
   uint64_t weight_rows = 1U << 16;  ///< rows of the weight store (a row: L weights per tile)
   /// The dataflows generated (dataflow_bit of each); a layer asking for another is refused.
   unsigned dataflows = (1U << kDataflowCount) - 1;
+  /// Words of the MEC window (the kernel rows a column of output pixels shares); 0: the MEC
+  /// order is not generated.
+  unsigned mec_window = 0;
 
   template <typename F>
   constexpr void for_each_field(F&& f) const {
@@ -56,6 +71,7 @@ struct AguParams {
     f("max_width", max_width), f("max_channels", max_channels), f("max_batch", max_batch);
     f("max_kernel", max_kernel), f("max_stride", max_stride), f("max_pad", max_pad);
     f("act_words", act_words), f("weight_rows", weight_rows), f("dataflows", dataflows);
+    f("mec_window", mec_window);
   }
 
   /// Bits of an activation word address (also output addresses: outputs are activations).
@@ -71,6 +87,8 @@ struct AguParams {
   [[nodiscard]] constexpr bool generates(Dataflow d) const {
     return (dataflows & dataflow_bit(d)) != 0;
   }
+  /// Bits of a MEC window slot (0 to mec_window-1).
+  [[nodiscard]] constexpr unsigned win_bits() const { return field_bits(mec_window); }
 };
 
 /// One layer as the registers describe it. Addresses are in words (activations and
@@ -89,14 +107,17 @@ struct AguLayer {
   uint64_t wgt_base = 0;          ///< weight row of filter block 0's first step
   uint64_t out_base = 0;          ///< word of output (n 0, oh 0, ow 0, filters 0..L-1)
   uint64_t out_pixel_stride = 1;  ///< words from an output pixel to the next (ceil(K/L))
+  uint64_t out_row_stride = 1;    ///< words from an output row to the next (OW x pixel stride);
+                                  ///< image n+1 starts OH rows after image n
   // The rest of the layer's registers, passed on with every address set to the units
   // after the generator (the sequencer, the post unit).
   Dataflow dataflow = Dataflow::kConv;
-  unsigned in_buf = 0;   ///< activation buffer read (0: A, 1: B)
-  unsigned out_buf = 1;  ///< activation buffer written
-  int pad_value = 0;     ///< what padded positions read: the input zero point (int8)
-  int zero_point = 0;    ///< the output's zero point (int8)
-  int act_min = -128;    ///< the output clamp (int8)
+  Order order = Order::kIm2col;  ///< conv: the order of the address sets
+  unsigned in_buf = 0;           ///< activation buffer read (0: A, 1: B)
+  unsigned out_buf = 1;          ///< activation buffer written
+  int pad_value = 0;             ///< what padded positions read: the input zero point (int8)
+  int zero_point = 0;            ///< the output's zero point (int8)
+  int act_min = -128;            ///< the output clamp (int8)
   int act_max = 127;
   unsigned param_base = 0;  ///< the post unit's parameter-table group of filters 0..P-1
 
@@ -135,13 +156,16 @@ struct AguLayer {
 /// Why the hardware refuses the layer (the enable write is ignored and STATUS.CFG_ERR set),
 /// or "" when it takes it: a value above a generated maximum, a zero dimension or stride,
 /// padding not below the kernel, a kernel larger than the padded input, a dataflow not
-/// generated, an fc_batch layer that is not 1 x 1 or has more images than tiles, reading
-/// and writing one buffer, an output clamp whose minimum is above its maximum.
+/// generated, an fc_batch layer that is not 1 x 1 or has more images than tiles, the MEC
+/// order not generated, asked of a layer that is not conv, or with a window (KH x KW x
+/// ceil(C/L) words) larger than the MEC window, reading and writing one buffer, an output
+/// clamp whose minimum is above its maximum.
 std::string agu_refusal(const AguParams& p, const AguLayer& layer);
 
 /// The layer's registers an address set carries for the units after the generator.
 struct SetLayer {
   Dataflow dataflow = Dataflow::kConv;
+  Order order = Order::kIm2col;
   unsigned in_buf = 0, out_buf = 0;
   int pad_value = 0;
   int zero_point = 0, act_min = 0, act_max = 0;
@@ -161,9 +185,19 @@ struct SetLayer {
 /// image), then for each neuron z = kb*T + tile the steps broadcasting tile `tile`'s slice
 /// of weight row wrow; neuron z's result of image t goes to word out_addr + t x
 /// out_stride, lane out_lane.
+///
+/// MEC order: the same sets as im2col, output pixels column by column. A set of a pixel
+/// below the column's first whose kernel row kh is below KH - SY is `reuse`: its word was
+/// read for the pixel above (kernel row kh + SY) and sits in MEC window slot `win`; any
+/// other set that reads the buffer also writes the word to slot `win`. Slots run on by one a
+/// set through a pixel's window and wrap at the window's size; the pixel below starts at
+/// the slot of this pixel's kernel row SY (or, when SY >= KH, after this pixel's last).
+/// im2col order: reuse false, win 0.
 struct AddressSet {
   uint64_t act_addr = 0;     ///< activation word (meaningless when pad)
   bool pad = false;          ///< a padded position: the lanes read the pad value
+  bool reuse = false;        ///< MEC: the word is in the MEC window at slot win
+  unsigned win = 0;          ///< MEC: its window slot (written there when not reuse)
   uint64_t wrow = 0;         ///< weight row
   bool first = false;        ///< the first step of a dot product (or of an image's loads)
   bool last = false;         ///< its last step
@@ -190,6 +224,7 @@ inline constexpr uint32_t kStatus = 0x00;
 inline constexpr uint32_t kInfo = 0x04;
 inline constexpr uint32_t kLimits = 0x08;
 inline constexpr uint32_t kLayersDone = 0x0c;
+inline constexpr uint32_t kMecWindow = 0x10;
 inline constexpr uint32_t kGroupOffset = 0x40;
 inline constexpr uint32_t kGroupStride = 0x40;
 inline constexpr unsigned kGroups = 2;
@@ -209,7 +244,8 @@ inline constexpr uint32_t kOutPixelStride = 0x2c;
 inline constexpr uint32_t kMode = 0x30;
 inline constexpr uint32_t kOutput = 0x34;
 inline constexpr uint32_t kParamBase = 0x38;
-inline constexpr unsigned kGroupWords = 15;  ///< registers of a group
+inline constexpr uint32_t kOutRowStride = 0x3c;
+inline constexpr unsigned kGroupWords = 16;  ///< registers of a group
 // Field positions (lowest bit).
 inline constexpr unsigned kStatusCfgErrBit = 0, kStatusBusyBit = 1, kStatusConsumerBit = 2;
 inline constexpr unsigned kCtrlEnableBit = 0;
@@ -219,7 +255,7 @@ inline constexpr unsigned kStrideYLsb = 0, kStrideXLsb = 4, kPadTopLsb = 8, kPad
                           kPadLeftLsb = 16, kPadRightLsb = 20;  ///< WINDOW
 inline constexpr unsigned kMaxKernelLsb = 0, kMaxStrideLsb = 4, kMaxPadLsb = 8, kDataflowsLsb = 12,
                           kMaxBatchLsb = 16;  ///< LIMITS
-inline constexpr unsigned kDataflowLsb = 0, kInBufBit = 4, kOutBufBit = 5,
+inline constexpr unsigned kDataflowLsb = 0, kInBufBit = 4, kOutBufBit = 5, kOrderBit = 6,
                           kPadValueLsb = 8;                                    ///< MODE
 inline constexpr unsigned kZeroPointLsb = 0, kActMinLsb = 8, kActMaxLsb = 16;  ///< OUTPUT
 /// OUTPUT after reset: zero point 0, the whole int8 range.

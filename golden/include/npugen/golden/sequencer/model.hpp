@@ -85,13 +85,16 @@ class SequencerModel {
   [[nodiscard]] uint64_t steps() const { return steps_; }
   [[nodiscard]] uint64_t weight_reads() const { return weight_reads_; }
   [[nodiscard]] uint64_t act_reads() const { return act_reads_; }
+  /// Activation words read from the MEC window.
+  [[nodiscard]] uint64_t window_reads() const { return window_reads_; }
+  [[nodiscard]] uint64_t window_waits() const { return window_waits_; }
   [[nodiscard]] uint64_t preload_reads() const { return preload_reads_; }
   [[nodiscard]] uint64_t hazard_waits() const { return hazard_waits_; }
   [[nodiscard]] uint64_t cache_waits() const { return cache_waits_; }
 
  private:
   /// Where a step's operands come from.
-  enum class ActSource : uint8_t { kBuffer, kPad, kStoreSlice };
+  enum class ActSource : uint8_t { kBuffer, kPad, kStoreSlice, kWindow };
   enum class WeightSource : uint8_t { kCache, kStore };
   /// The set in S1.
   struct Stage1 {
@@ -107,6 +110,8 @@ class SequencerModel {
     uint64_t crow = 0;  ///< cache row
     bool fill = false;  ///< write the store row into the cache set
     bool uses_act = false, uses_store = false;
+    bool win_write = false;  ///< MEC: write the buffer's word into the window
+    unsigned win = 0;        ///< its slot
   };
   /// A dot product in flight: where its results go.
   struct Result {
@@ -181,6 +186,9 @@ class SequencerModel {
     uint64_t store_addr = 0;
     bool read_cache[2] = {false, false};
     uint64_t cache_addr = 0;
+    bool read_win = false;  ///< MEC: the set's word from the window
+    unsigned win_addr = 0;
+    bool window_waits = false;
     // The host.
     bool mem_take = false;
     // Own registers.
@@ -205,6 +213,8 @@ class SequencerModel {
   std::array<std::vector<uint8_t>, 2> act_out_;
   std::vector<uint8_t> store_out_;
   std::array<std::vector<uint8_t>, 2> cache_out_;
+  std::vector<uint8_t> window_;      ///< MEC window: mec_window words of L bytes
+  std::vector<uint8_t> window_out_;  ///< its registered read data
 
   Stage1 s1_;
   Front front_;
@@ -224,10 +234,10 @@ class SequencerModel {
   bool cache_bypass_ = false;
   uint32_t layers_done_ = 0;
   uint32_t cycles_reg_ = 0, steps_reg_ = 0, act_reads_reg_ = 0, weight_reads_reg_ = 0,
-           writes_reg_ = 0;
+           writes_reg_ = 0, window_reads_reg_ = 0;
   // Totals for the bench (not registers).
   uint64_t steps_ = 0, weight_reads_ = 0, act_reads_ = 0, preload_reads_ = 0, hazard_waits_ = 0,
-           cache_waits_ = 0;
+           cache_waits_ = 0, window_reads_ = 0, window_waits_ = 0;
 };
 
 }  // namespace npugen::golden

@@ -80,6 +80,7 @@ inline constexpr uint32_t kSteps = 0x10;
 inline constexpr uint32_t kActReads = 0x14;
 inline constexpr uint32_t kWeightReads = 0x18;
 inline constexpr uint32_t kWrites = 0x1c;
+inline constexpr uint32_t kWindowReads = 0x20;
 inline constexpr unsigned kBusyBit = 0, kCacheBypassBit = 1;  ///< STATUS
 inline constexpr unsigned kCacheRowsLsb = 0;                  ///< INFO
 
