@@ -7,12 +7,13 @@
 //
 // The stimulus programs layers of random shapes (1x1 kernels, edge padding, stride above
 // the kernel, C and K not multiples of L and T, several images, H or W of 1) and of every
-// dataflow generated (conv, fc, fc_batch) into the two register groups in turn, the next
+// dataflow generated (conv, fc, fc_batch; conv also in MEC order when the design has a MEC
+// window) into the two register groups in turn, the next
 // one while the current one streams, with random back-pressure; it also programs layers
 // the hardware must refuse (a value above a maximum, a zero stride, padding not below the
 // kernel, a kernel beyond the padded input, a dataflow not generated, an fc_batch layer
-// that is not 1 x 1 or has more images than tiles, one buffer read and written, an empty
-// clamp) and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
+// that is not 1 x 1 or has more images than tiles, the MEC order where it cannot run, one
+// buffer read and written, an empty clamp) and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
 //
 // --mode throughput takes every set at once and fails on any cycle without a set while a
 // layer is enabled: one address set per cycle, no cycle lost at a layer switch.
