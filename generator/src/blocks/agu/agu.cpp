@@ -49,6 +49,21 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
             fmt::format("padding {} is never below a kernel of at most {} (agu.max_kernel)",
                         p.max_pad, p.max_kernel));
   }
+  r.rule(
+      "agu.max_kernel is at most agu.max_height and agu.max_width plus twice agu.max_pad: the "
+      "largest kernel fits the largest padded input.");
+  if (!r.describing()) {
+    for (const char* dim : {"max_height", "max_width"}) {
+      const unsigned extent = std::string_view(dim) == "max_height" ? p.max_height : p.max_width;
+      if (uint64_t{p.max_kernel} > uint64_t{extent} + 2 * uint64_t{p.max_pad}) {
+        r.error(s.location_of("max_kernel"), s.path_of("max_kernel"),
+                fmt::format("a kernel of {} never fits an input of at most {} ({}) padded by {} "
+                            "on each side (agu.max_pad)",
+                            p.max_kernel, extent, s.path_of(dim), p.max_pad));
+        break;
+      }
+    }
+  }
   const auto names = s.names("dataflows",
                              "The dataflows generated: conv, fc, fc_batch (docs/sequencer.md); a "
                              "layer asking for another is refused at run time. Absent: all three.",
@@ -129,14 +144,17 @@ class AguBlock : public SectionBlock<AguConfig> {
     YAML::Node agu(YAML::NodeType::Map);
     DrawnSection s(d, agu);
     s.always("enabled", d.chance(70));
-    s.set("max_height", d.corner(1, d.small() ? 64 : 4096));
-    s.set("max_width", d.corner(1, d.small() ? 64 : 4096));
+    // The largest kernel fits the largest padded input: drawn first, the extents after.
+    const int64_t kernel = d.corner(1, 15);
+    const int64_t pad = d.range(0, kernel - 1);
+    const int64_t least = std::max<int64_t>(1, kernel - 2 * pad);
+    s.set("max_height", d.corner(least, d.small() ? 64 : 4096));
+    s.set("max_width", d.corner(least, d.small() ? 64 : 4096));
     s.set("max_channels", d.corner(1, d.small() ? 256 : 65535));
     s.set("max_batch", d.corner(1, 16));
-    const int64_t kernel = d.corner(1, 15);
     s.always("max_kernel", kernel);
     s.set("max_stride", d.corner(1, 15));
-    s.always("max_pad", d.range(0, kernel - 1));
+    s.always("max_pad", pad);
     s.set("act_words", d.power_of_two(1, 16) + (d.chance(30) ? 3 : 0));
     s.set("weight_rows", d.power_of_two(1, 20));
     const bool mec = d.chance(30);

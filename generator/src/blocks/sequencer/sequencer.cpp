@@ -167,10 +167,13 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
       channels = d.corner(1, 64);
       agu["max_channels"] = channels;
       const int64_t kernel = d.corner(1, 5);
+      const int64_t pad = d.range(0, kernel - 1);
+      const int64_t least = std::max<int64_t>(1, kernel - 2 * pad);  // the kernel fits
       agu["max_kernel"] = kernel;
-      agu["max_pad"] = d.range(0, kernel - 1);
-      agu["max_height"] = d.corner(1, 16);
-      agu["max_width"] = d.corner(1, 16);
+      agu["max_pad"] = pad;
+      agu["max_height"] = d.corner(least, 16);
+      agu["max_width"] = d.corner(least, 16);
+      if (agu["mec_window"]) agu["mec_window"] = d.corner(1, 256);  // a window sim fills fast
       agu["max_batch"] = d.corner(1, 4);
       root["agu"] = agu;
       YAML::Node post = root["post"];
