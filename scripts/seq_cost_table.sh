@@ -23,7 +23,8 @@ trap 'rm -rf "$work"' EXIT
 
 # tiles lanes post_lanes post_channels max_height/width max_channels max_batch max_kernel
 # max_stride max_pad act_words weight_rows cache_rows mec_window
-# Small: configs/seq_odd_3x6.yaml's; medium: configs/seq_default.yaml's on a 4 x 8 array.
+# Small: configs/seq_odd_3x6.yaml's maxima (its adder tree unpipelined to 1 stage);
+# medium: configs/seq_default.yaml's on a 4 x 8 array with C up to 64; large: 6 x 8.
 settings=(
   "3 6 3 60 12 40 3 4 3 3 1000 700 12 21"
   "4 8 4 256 32 64 8 5 3 2 4096 4096 128 200"
@@ -34,7 +35,7 @@ count() {
   awk '/design hierarchy/ {h = 1} h && /Number of cells/ {c = $4} h && $1 ~ /DFF/ {f += $2}
        END {print c, f + 0}' "$1"
 }
-echo "Sequencer with its address generator, int8 PE array (adder tree: 1 pipeline stage) and"
+echo "Sequencer with its address generator, int8 PE array (adder tree: the default 1 stage) and"
 echo "post unit (P lanes); Yosys $(yosys -V | awk '{print $2}'), the design's synth script, hierarchical;"
 echo "memories kept as \$mem_v2 cells (counted among the sequencer's cells, their bits apart)."
 echo "Control = the sequencer minus its AGU, PE array and post unit."

@@ -13,7 +13,8 @@
 // the hardware must refuse (a value above a maximum, a zero stride, padding not below the
 // kernel, a kernel beyond the padded input, a dataflow not generated, an fc_batch layer
 // that is not 1 x 1 or has more images than tiles, the MEC order where it cannot run, one
-// buffer read and written, an empty clamp) and writes to the group that is streaming, both of which must set STATUS.CFG_ERR.
+// buffer read and written, an empty clamp) and writes to the group that is streaming, both
+// of which must set STATUS.CFG_ERR.
 //
 // --mode throughput takes every set at once and fails on any cycle without a set while a
 // layer is enabled: one address set per cycle, no cycle lost at a layer switch.
@@ -206,8 +207,8 @@ class AguBench {
         }
       }
       s.goal("MEC layers", mec_layers_, kP.mec_window > 0);
-      s.goal("MEC sets from the window", reused_,
-             kP.mec_window >= 2 && kP.max_kernel > 1 && kP.max_height > 1);
+      // Required where random layers reuse without relying on padding (H of 3 or more).
+      s.goal("MEC sets from the window", reused_, kP.mec_reuse_possible() && kP.max_height >= 3);
       if (kP.mec_window == 0) s.limits.push_back("agu.mec_window is 0: no MEC layer");
       if (kP.max_batch == 1) s.limits.push_back("agu.max_batch is 1: one image per layer");
       if (kP.max_stride == 1) s.limits.push_back("agu.max_stride is 1: no stride above a kernel");
@@ -371,7 +372,7 @@ class AguBench {
       const unsigned kind = draw(0, 9);
       const unsigned h = kind == 0 || batch ? 1 : draw(1, std::min(kP.max_height, 9U));
       const unsigned w = kind == 1 || batch ? 1 : draw(1, std::min(kP.max_width, 9U));
-      const unsigned c = draw(1, std::min(kP.max_channels, 3 * kP.lanes + 1));
+      unsigned c = draw(1, std::min(kP.max_channels, 3 * kP.lanes + 1));
       const unsigned k = draw(1, std::min(kP.max_channels, 2 * kP.tiles + 1));
       const unsigned n = draw(1, std::min({kP.max_batch, 3U, batch ? kP.tiles : 3U}));
       const unsigned kh = kind == 2 || batch ? 1 : draw(1, std::min(kP.max_kernel, 4U));
@@ -383,12 +384,18 @@ class AguBench {
                                                      : draw(0, std::min(kP.max_pad, kernel - 1));
       };
       const unsigned pt = pad(kh), pb = pad(kh), pl = pad(kw), pr = pad(kw);
+      // Half the conv layers in MEC order; a quarter of those with the most channels whose
+      // window fits (the edge of the RTL's table, which must take it).
+      const bool mec = flow == Dataflow::kConv && kP.mec_window > 0 && draw(0, 1) == 0;
+      if (mec && draw(0, 3) == 0 && kP.mec_max_channels(kh, kw) > 0) {
+        c = kP.mec_max_channels(kh, kw);
+      }
       const uint64_t act_mask = (uint64_t{1} << kP.act_addr_bits()) - 1;
       AguLayer l =
           AguLayer::dense(kP, h, w, c, n, k, kh, kw, sy, sx, pt, pb, pl, pr, rng_() & act_mask,
                           rng_() & ((uint64_t{1} << kP.weight_addr_bits()) - 1), rng_() & act_mask);
       l.dataflow = flow;
-      if (flow == Dataflow::kConv && kP.mec_window > 0 && draw(0, 1) == 0) l.order = Order::kMec;
+      if (mec) l.order = Order::kMec;
       random_pass_through(l);
       // Strides wrap at the address width too; views wider than dense, sometimes.
       l.out_pixel_stride = (l.out_pixel_stride + (kind == 6 ? 2 : 0)) & act_mask;
@@ -526,11 +533,21 @@ class AguBench {
         l.order = Order::kMec;
         if (kP.mec_window == 0) break;
         if (l.dataflow == Dataflow::kConv) {
-          l.kernel_h = l.kernel_w = kP.max_kernel;
-          l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 0;
-          l.height = std::max(l.height, l.kernel_h), l.width = std::max(l.width, l.kernel_w);
-          l.channels = kP.max_channels;
-          if (agu_refusal(kP, l).empty()) l.height = 0;
+          // One channel more than the RTL's table allows for a random kernel size (its
+          // other edge is in random_layer), or failing that the largest window.
+          const unsigned kh = draw(1, kP.max_kernel), kw = draw(1, kP.max_kernel);
+          const uint64_t over = uint64_t{kP.lanes} * (kP.mec_window / (kh * kw)) + 1;
+          l.kernel_h = kh, l.kernel_w = kw;
+          l.pad_top = l.pad_bottom = std::min(kP.max_pad, kh - 1);
+          l.pad_left = l.pad_right = std::min(kP.max_pad, kw - 1);
+          l.height = std::min(kP.max_height, std::max(l.height, kh));
+          l.width = std::min(kP.max_width, std::max(l.width, kw));
+          l.channels = static_cast<unsigned>(std::min<uint64_t>(over, kP.max_channels));
+          if (agu_refusal(kP, l).find("MEC window") == std::string::npos) {
+            l.kernel_h = l.kernel_w = kP.max_kernel;
+            l.channels = kP.max_channels;
+            if (agu_refusal(kP, l).empty()) l.height = 0;
+          }
         }
         break;
       default:

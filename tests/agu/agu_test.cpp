@@ -178,6 +178,29 @@ TEST_CASE("the MEC order is refused where it cannot run", "[agu]") {
   CHECK(agu_refusal(p, l).find("for conv layers") != std::string::npos);
 }
 
+TEST_CASE("the RTL's MEC table of largest C agrees with the refusal rule", "[agu]") {
+  // mec_max_channels (the generated table the RTL compares C with) against agu_refusal's
+  // direct rule, KH x KW x ceil(C/L) <= the window, for every kernel size and C.
+  for (const unsigned lanes : {1U, 3U, 8U}) {
+    for (const unsigned window : {1U, 7U, 23U, 200U}) {
+      AguParams p;
+      p.lanes = lanes, p.tiles = 4, p.mec_window = window;
+      p.max_kernel = 7, p.max_pad = 6, p.max_channels = 300, p.max_height = p.max_width = 20;
+      for (unsigned kh = 1; kh <= p.max_kernel; ++kh) {
+        for (unsigned kw = 1; kw <= p.max_kernel; ++kw) {
+          for (unsigned c = 1; c <= p.max_channels; ++c) {
+            AguLayer l = AguLayer::dense(p, 10, 10, c, 1, 4, kh, kw, 1, 1, 0, 0, 0, 0);
+            l.order = Order::kMec;
+            INFO("L " << lanes << " window " << window << " kernel " << kh << "x" << kw << " C "
+                      << c);
+            CHECK(agu_refusal(p, l).empty() == (c <= p.mec_max_channels(kh, kw)));
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("the reference addresses are the NHWC formulas", "[agu]") {
   // A 2x3 input of 5 channels (2 words of L = 4), one 3x3 kernel with padding 1, 2 filters.
   AguParams p;

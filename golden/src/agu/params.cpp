@@ -269,7 +269,7 @@ regmap::RegisterMap register_map(const AguParams& p) {
       {"OUT_ROW_STRIDE",
        kOutRowStride,
        "Words from an output row to the next (dense NHWC: OW x OUT_PIXEL_STRIDE); image n + 1 "
-       "starts OH rows after image n.",
+       "starts OH rows after image n, so for fc (OH = OW = 1) it is the image stride.",
        {rw("WORDS", 0, a, "words")}},
       {"MODE",
        kMode,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "blocks/pe_array/pe_array.hpp"
 #include "emit/cpp_literal.hpp"
@@ -53,8 +54,9 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
       "agu.max_kernel is at most agu.max_height and agu.max_width plus twice agu.max_pad: the "
       "largest kernel fits the largest padded input.");
   if (!r.describing()) {
-    for (const char* dim : {"max_height", "max_width"}) {
-      const unsigned extent = std::string_view(dim) == "max_height" ? p.max_height : p.max_width;
+    const std::pair<const char*, unsigned> extents[] = {{"max_height", p.max_height},
+                                                        {"max_width", p.max_width}};
+    for (const auto& [dim, extent] : extents) {
       if (uint64_t{p.max_kernel} > uint64_t{extent} + 2 * uint64_t{p.max_pad}) {
         r.error(s.location_of("max_kernel"), s.path_of("max_kernel"),
                 fmt::format("a kernel of {} never fits an input of at most {} ({}) padded by {} "

@@ -3,8 +3,6 @@
 // that synthesis finds no multiplier in it.
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "blocks/agu/agu.hpp"
 #include "elab/design.hpp"
 #include "emit/block_files.hpp"
@@ -28,11 +26,10 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   emit::TemplateData limits{emit::TemplateData::type::list};
   for (unsigned kh = 1; params.mec_window > 0 && kh <= params.max_kernel; ++kh) {
     for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
-      const uint64_t words = params.mec_window / (kh * kw);  // channel words that fit
       emit::TemplateData e;
       e.set("kh", emit::dec(kh));
       e.set("kw", emit::dec(kw));
-      e.set("channels", emit::dec(std::min<uint64_t>(params.max_channels, words * params.lanes)));
+      e.set("channels", emit::dec(params.mec_max_channels(kh, kw)));
       limits.push_back(e);
     }
   }

@@ -89,6 +89,23 @@ struct AguParams {
   }
   /// Bits of a MEC window slot (0 to mec_window-1).
   [[nodiscard]] constexpr unsigned win_bits() const { return field_bits(mec_window); }
+  /// The largest C whose kh x kw window (kh x kw x ceil(C/L) words) fits the MEC window:
+  /// L x floor(mec_window / (kh x kw)), at most max_channels (the RTL's refusal table;
+  /// agu_refusal states the rule directly, a unit test checks that the two agree).
+  [[nodiscard]] constexpr unsigned mec_max_channels(unsigned kh, unsigned kw) const {
+    const uint64_t fit = uint64_t{lanes} * (mec_window / (uint64_t{kh} * kw));
+    return static_cast<unsigned>(fit < max_channels ? fit : max_channels);
+  }
+  /// Whether a MEC layer can read anything from the window: a kernel of KH >= 2 rows, one
+  /// word wide, with stride 1, on an input whose padded height reaches KH + 1 (two pixels
+  /// down a column), and a window of KH words.
+  [[nodiscard]] constexpr bool mec_reuse_possible() const {
+    for (unsigned kh = 2; kh <= max_kernel && kh <= mec_window; ++kh) {
+      const unsigned pad = max_pad < kh - 1 ? max_pad : kh - 1;
+      if (uint64_t{max_height} + 2 * uint64_t{pad} >= kh + 1) return true;
+    }
+    return false;
+  }
 };
 
 /// One layer as the registers describe it. Addresses are in words (activations and
