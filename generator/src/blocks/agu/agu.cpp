@@ -25,7 +25,7 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
       "agu",
       "Address generator (SPEC M5, docs/agu.md): the layer registers (two ping-pong groups) "
       "turned into one address set per cycle for the PE array of section pe_array, in im2col "
-      "order (fc_batch: its own order). The maxima size every counter; a layer beyond them is "
+      "order, or MEC order for conv layers (fc_batch: its own order). The maxima size every counter; a layer beyond them is "
       "refused at run time. Absent or disabled: not generated.");
   s.boolean("enabled", a.enabled, "Generate the address generator.");
   s.integer("max_height", p.max_height, 1, AguParams::kMaxDim, "Largest input height H.");

@@ -1,0 +1,120 @@
+// The planar engine's arithmetic (issue 14, in progress): the divider the hardware uses
+// for average pooling against TFLite's rounding, for every count and every sum an int8
+// window reaches; the plain reference of each mode on cases worked by hand.
+#include "npugen/golden/planar/reference.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "npugen/golden/planar/divide.hpp"
+
+using namespace npugen::golden;
+
+namespace {
+
+reference::Tensor tensor(int h, int w, int c, std::vector<int8_t> data) {
+  reference::Tensor t;
+  t.h = h, t.w = w, t.c = c;
+  t.data = std::move(data);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("the average pool's divider is exact for every count and every int8 window sum",
+          "[planar]") {
+  // Windows up to 15 x 15 (the 4-bit kernel fields' largest): for tables of several sizes,
+  // every count n up to the table's and every sum of n int8 values, the reciprocal multiply
+  // equals TFLite's rounded division.
+  uint64_t checked = 0;
+  for (const unsigned max_count : {1U, 2U, 9U, 25U, 49U, 100U, 225U}) {
+    const PoolDivider d = PoolDivider::for_counts(max_count);
+    for (unsigned n = 1; n <= max_count; ++n) {
+      const int32_t lo = -128 * static_cast<int32_t>(n), hi = 127 * static_cast<int32_t>(n);
+      for (int32_t sum = lo; sum <= hi; ++sum, ++checked) {
+        if (d.divide(sum, n) != reference::average(sum, n)) {
+          FAIL("table " << max_count << " (shift " << d.shift << "): " << sum << " / " << n
+                        << " gives " << d.divide(sum, n) << ", TFLite "
+                        << reference::average(sum, n));
+        }
+      }
+    }
+  }
+  CHECK(checked > 8'000'000);
+  // The multiplier's width for the largest table: a 15-bit magnitude times this.
+  CHECK(PoolDivider::for_counts(225).reciprocal_bits() <= 24);
+  CHECK(PoolDivider::for_counts(9).reciprocal_bits() <= 16);
+}
+
+TEST_CASE("TFLite's average rounds half away from zero", "[planar]") {
+  CHECK(reference::average(10, 4) == 3);    // 2.5
+  CHECK(reference::average(-10, 4) == -3);  // -2.5
+  CHECK(reference::average(9, 4) == 2);     // 2.25
+  CHECK(reference::average(-9, 4) == -2);
+  CHECK(reference::average(0, 7) == 0);
+  CHECK(reference::average(-128 * 9, 9) == -128);
+}
+
+TEST_CASE("pooling counts only the valid positions of a padded window", "[planar]") {
+  // A 2 x 2 input in a 3 x 3 window with padding 1: every output sees the 4 inputs.
+  reference::PoolWindow w;
+  w.kernel_h = w.kernel_w = 3;
+  w.pad_top = w.pad_bottom = w.pad_left = w.pad_right = 1;
+  const reference::Tensor up = tensor(2, 2, 1, {1, 2, 3, 4});
+  const reference::Tensor avg = reference::avg_pool(up, w, -128, 127);
+  REQUIRE(avg.h == 2);
+  REQUIRE(avg.w == 2);
+  for (const int8_t v : avg.data) CHECK(v == 3);  // 10 / 4 = 2.5 -> 3
+  const reference::Tensor down = tensor(2, 2, 1, {-1, -2, -3, -4});
+  for (const int8_t v : reference::avg_pool(down, w, -128, 127).data) CHECK(v == -3);
+  // Max over the valid positions only: all negative, no padded zero wins.
+  for (const int8_t v : reference::max_pool(down, w, -128, 127).data) CHECK(v == -1);
+  // The clamp after the pool.
+  for (const int8_t v : reference::max_pool(down, w, 0, 127).data) CHECK(v == 0);
+  // Stride 2 with no padding: one output of the four inputs per channel.
+  reference::PoolWindow s;
+  s.kernel_h = s.kernel_w = 2;
+  s.stride_y = s.stride_x = 2;
+  const reference::Tensor two = tensor(2, 2, 2, {1, -1, 2, -2, 3, -3, 4, -4});
+  const reference::Tensor m = reference::max_pool(two, s, -128, 127);
+  REQUIRE(m.data.size() == 2);
+  CHECK(m.data[0] == 4);
+  CHECK(m.data[1] == -1);
+}
+
+TEST_CASE("TFLite ADD with equal scales adds the values", "[planar]") {
+  // Input scales s, output scale s: input multipliers s / (2 s) = 0.5 (2^30, shift 0),
+  // output multiplier 2 s / (2^20 s) = 2^-19 (2^30, shift -18), as TFLite prepares them.
+  reference::AddParams p;
+  p.a_multiplier = p.b_multiplier = 1 << 30;
+  p.output.multiplier = 1 << 30;
+  p.output.shift = -18;
+  const reference::Tensor a = tensor(1, 4, 1, {10, -100, 127, 0});
+  const reference::Tensor b = tensor(1, 4, 1, {5, -50, 127, -1});
+  const reference::Tensor y = reference::add(a, b, p);
+  CHECK(y.data == std::vector<int8_t>{15, -128, 127, -1});  // -150 and 254 clamped
+  // Zero points: the inputs less theirs, the output plus its own.
+  p.a_zero_point = 10, p.b_zero_point = -5, p.output.zero_point = 3;
+  // (10 - 10) + (5 + 5) + 3; -110 - 45 + 3 and 117 + 132 + 3 clamped; -10 + 4 + 3.
+  CHECK(reference::add(a, b, p).data == std::vector<int8_t>{13, -128, 127, -3});
+}
+
+TEST_CASE("gain and bias per channel, then the clamp", "[planar]") {
+  reference::GainBias g;
+  g.input_zero_point = 3;
+  g.bias = {10, -7};
+  Requant half;  // 0.5
+  half.multiplier = 1 << 30;
+  half.zero_point = -5;
+  Requant twice = half;  // 2.0: 0.5 shifted left by 2
+  twice.shift = 2;
+  twice.zero_point = 0;
+  twice.act_min = 0;  // ReLU
+  g.output = {half, twice};
+  const reference::Tensor x = tensor(1, 2, 2, {9, 9, 4, 1});
+  const reference::Tensor y = reference::gain_bias(x, g);
+  CHECK(y.data[0] == 3 + 10 - 5);  // (9 - 3) x 0.5 = 3
+  CHECK(y.data[1] == 12 - 7);      // (9 - 3) x 2 = 12
+  CHECK(y.data[2] == 1 + 10 - 5);  // (4 - 3) x 0.5 = 0.5, rounded away from zero
+  CHECK(y.data[3] == 0);           // (1 - 3) x 2 - 7 = -11, ReLU
+  CHECK(reference::clamp(x, 2, 5).data == std::vector<int8_t>{5, 5, 4, 2});
+}
