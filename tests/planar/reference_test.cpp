@@ -98,6 +98,39 @@ TEST_CASE("TFLite ADD with equal scales adds the values", "[planar]") {
   CHECK(reference::add(a, b, p).data == std::vector<int8_t>{13, -128, 127, -3});
 }
 
+TEST_CASE("reductions over H x W and over the channels", "[planar]") {
+  // 1 x 2 x 2 x 3: channel c of pixel p is 10 p + c - 20.
+  std::vector<int8_t> v;
+  for (int p = 0; p < 4; ++p) {
+    for (int c = 0; c < 3; ++c) v.push_back(static_cast<int8_t>(10 * p + c - 20));
+  }
+  const reference::Tensor x = tensor(2, 2, 3, v);
+  // A global average pool: the sum of x - x_zp over 4 pixels, scaled by 1/4 (2^30 with
+  // shift -1 is 0.25), plus y_zp.
+  Requant quarter;
+  quarter.multiplier = 1 << 30;
+  quarter.shift = -1;
+  quarter.zero_point = 1;
+  const reference::Tensor mean =
+      reference::reduce_sum(x, reference::ReduceAxis::kSpatial, -2, {quarter, quarter, quarter});
+  REQUIRE(mean.h == 1);
+  REQUIRE(mean.c == 3);
+  // Channel c: (sum of 10 p + c - 20 + 2 over p) / 4 = (60 + 4 c - 72) / 4 = c - 3, + 1.
+  CHECK(mean.data == std::vector<int8_t>{-2, -1, 0});
+  CHECK(reference::reduce_max(x, reference::ReduceAxis::kSpatial, -128, 127).data ==
+        std::vector<int8_t>{10, 11, 12});
+  // Over the channels: pixel p's 3 values; the sum unscaled (1.0 = 2^30 shifted left 1).
+  Requant one;
+  one.multiplier = 1 << 30;
+  one.shift = 1;
+  const reference::Tensor sums =
+      reference::reduce_sum(x, reference::ReduceAxis::kChannels, 0, {one});
+  REQUIRE(sums.c == 1);
+  CHECK(sums.data == std::vector<int8_t>{-57, -27, 3, 33});  // 30 p + 3 - 60
+  CHECK(reference::reduce_max(x, reference::ReduceAxis::kChannels, -5, 127).data ==
+        std::vector<int8_t>{-5, -5, 2, 12});
+}
+
 TEST_CASE("gain and bias per channel, then the clamp", "[planar]") {
   reference::GainBias g;
   g.input_zero_point = 3;

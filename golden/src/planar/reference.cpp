@@ -105,4 +105,51 @@ Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max) {
   return out;
 }
 
+namespace {
+
+// Every output element of a reduction with the input values it reduces.
+template <typename Reduce>
+Tensor reduce(const Tensor& x, ReduceAxis axis, Reduce&& f) {
+  Tensor out;
+  out.n = x.n;
+  const bool spatial = axis == ReduceAxis::kSpatial;
+  out.h = spatial ? 1 : x.h, out.w = spatial ? 1 : x.w, out.c = spatial ? x.c : 1;
+  out.data.resize(static_cast<size_t>(out.n * out.h * out.w * out.c));
+  for (int n = 0; n < out.n; ++n) {
+    for (int y = 0; y < out.h; ++y) {
+      for (int x0 = 0; x0 < out.w; ++x0) {
+        for (int c = 0; c < out.c; ++c) {
+          std::vector<int64_t> values;
+          if (spatial) {
+            for (int iy = 0; iy < x.h; ++iy) {
+              for (int ix = 0; ix < x.w; ++ix) values.push_back(x.data[index(x, n, iy, ix, c)]);
+            }
+          } else {
+            for (int ic = 0; ic < x.c; ++ic) values.push_back(x.data[index(x, n, y, x0, ic)]);
+          }
+          out.data[index(out, n, y, x0, c)] = f(c, values);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor reduce_sum(const Tensor& x, ReduceAxis axis, int32_t input_zero_point,
+                  const std::vector<Requant>& output) {
+  return reduce(x, axis, [&](int c, const std::vector<int64_t>& v) {
+    int64_t sum = 0;
+    for (const int64_t e : v) sum += e - input_zero_point;
+    return static_cast<int8_t>(requantize(sum, output[static_cast<size_t>(c)]));
+  });
+}
+
+Tensor reduce_max(const Tensor& x, ReduceAxis axis, int32_t act_min, int32_t act_max) {
+  return reduce(x, axis, [&](int, const std::vector<int64_t>& v) {
+    return clamp8(*std::max_element(v.begin(), v.end()), act_min, act_max);
+  });
+}
+
 }  // namespace npugen::golden::reference

@@ -54,4 +54,14 @@ Tensor gain_bias(const Tensor& x, const GainBias& g);
 /// The clamp alone (relu: act_min = the zero point).
 Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max);
 
+/// Reductions. Over H x W per channel (output N x 1 x 1 x C) or over the channels per
+/// pixel (output N x H x W x 1). A sum is of x - x_zp, then scaled as a gain:
+/// clamp(MBQM(sum, M, shift) + y_zp), one Requant for every output channel (a global average
+/// pool is the spatial sum with M / 2^-shift = input scale / (output scale x H x W), as
+/// TFLite's int8 MEAN). A maximum is of x, then the clamp.
+enum class ReduceAxis : uint8_t { kSpatial, kChannels };
+Tensor reduce_sum(const Tensor& x, ReduceAxis axis, int32_t input_zero_point,
+                  const std::vector<Requant>& output);
+Tensor reduce_max(const Tensor& x, ReduceAxis axis, int32_t act_min, int32_t act_max);
+
 }  // namespace npugen::golden::reference
