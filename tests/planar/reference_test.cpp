@@ -4,7 +4,9 @@
 #include "npugen/golden/planar/reference.hpp"
 
 #include <catch2/catch.hpp>
+#include <random>
 
+#include "npugen/golden/planar/arith.hpp"
 #include "npugen/golden/planar/divide.hpp"
 
 using namespace npugen::golden;
@@ -150,4 +152,78 @@ TEST_CASE("gain and bias per channel, then the clamp", "[planar]") {
   CHECK(y.data[2] == 1 + 10 - 5);  // (4 - 3) x 0.5 = 0.5, rounded away from zero
   CHECK(y.data[3] == 0);           // (1 - 3) x 2 - 7 = -11, ReLU
   CHECK(reference::clamp(x, 2, 5).data == std::vector<int8_t>{5, 5, 4, 2});
+}
+
+TEST_CASE("the engine's separable pooling, ADD and gain equal the plain reference", "[planar]") {
+  std::mt19937_64 rng(1001);
+  auto draw = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  const PoolDivider divider = PoolDivider::for_counts(15 * 15);
+  int pools = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    reference::Tensor x;
+    x.n = draw(1, 2), x.h = draw(1, 9), x.w = draw(1, 9), x.c = draw(1, 5);
+    x.data.resize(static_cast<size_t>(x.n * x.h * x.w * x.c));
+    // Extremes half the time: every value -128 or 127.
+    const bool extreme = trial % 2 == 0;
+    for (auto& v : x.data) {
+      v = static_cast<int8_t>(extreme ? (rng() % 2 ? 127 : -128) : draw(-128, 127));
+    }
+    reference::PoolWindow r;
+    r.kernel_h = draw(1, trial % 10 == 0 ? 15 : 4), r.kernel_w = draw(1, trial % 10 == 0 ? 15 : 4);
+    r.stride_y = draw(1, 4), r.stride_x = draw(1, 4);
+    r.pad_top = draw(0, r.kernel_h - 1), r.pad_bottom = draw(0, r.kernel_h - 1);
+    r.pad_left = draw(0, r.kernel_w - 1), r.pad_right = draw(0, r.kernel_w - 1);
+    if (r.kernel_h > x.h + r.pad_top + r.pad_bottom ||
+        r.kernel_w > x.w + r.pad_left + r.pad_right) {
+      continue;
+    }
+    const planar::Window w{r.kernel_h, r.kernel_w,   r.stride_y, r.stride_x,
+                           r.pad_top,  r.pad_bottom, r.pad_left, r.pad_right};
+    const int32_t lo = draw(-128, 0), hi = draw(lo, 127);
+    INFO("trial " << trial);
+    CHECK(planar::pool(x, w, planar::Pool::kMax, divider, lo, hi).data ==
+          reference::max_pool(x, r, lo, hi).data);
+    CHECK(planar::pool(x, w, planar::Pool::kAverage, divider, lo, hi).data ==
+          reference::avg_pool(x, r, lo, hi).data);
+    ++pools;
+  }
+  CHECK(pools > 250);
+  // ADD and the gain, element by element, over every pair of int8 inputs for random scales.
+  for (int trial = 0; trial < 20; ++trial) {
+    reference::AddParams p;
+    p.a_zero_point = draw(-128, 127), p.b_zero_point = draw(-128, 127);
+    p.a_multiplier = (1 << 30) + draw(0, (1 << 30) - 1), p.a_shift = draw(-10, 0);
+    p.b_multiplier = (1 << 30) + draw(0, (1 << 30) - 1), p.b_shift = draw(-10, 0);
+    p.output.multiplier = (1 << 30) + draw(0, (1 << 30) - 1), p.output.shift = draw(-25, -10);
+    p.output.zero_point = draw(-128, 127);
+    p.output.act_min = draw(-128, 0), p.output.act_max = draw(p.output.act_min, 127);
+    const planar::AddScales s{p.a_zero_point, p.b_zero_point, p.left_shift, p.a_multiplier,
+                              p.b_multiplier, p.a_shift,      p.b_shift,    p.output};
+    reference::Tensor a, b;
+    a.w = b.w = 256 * 256;
+    for (int i = 0; i < 256 * 256; ++i) {
+      a.data.push_back(static_cast<int8_t>(i / 256 - 128));
+      b.data.push_back(static_cast<int8_t>(i % 256 - 128));
+    }
+    const reference::Tensor want = reference::add(a, b, p);
+    for (size_t i = 0; i < a.data.size(); ++i) {
+      if (planar::add(a.data[i], b.data[i], s) != want.data[i]) {
+        FAIL("add trial " << trial << ": " << int{a.data[i]} << " + " << int{b.data[i]});
+      }
+    }
+    reference::GainBias g;
+    g.input_zero_point = draw(-128, 127);
+    Requant r;
+    r.multiplier = (1 << 30) + draw(0, (1 << 30) - 1), r.shift = draw(-8, 4);
+    r.zero_point = draw(-128, 127), r.act_min = draw(-128, 0), r.act_max = draw(r.act_min, 127);
+    g.bias = {draw(-100000, 100000)};
+    g.output = {r};
+    reference::Tensor x;
+    x.w = 256;
+    for (int v = -128; v < 128; ++v) x.data.push_back(static_cast<int8_t>(v));
+    const reference::Tensor gy = reference::gain_bias(x, g);
+    for (size_t i = 0; i < x.data.size(); ++i) {
+      CHECK(planar::gain_bias(x.data[i], g.input_zero_point, g.bias[0], r) == gy.data[i]);
+    }
+  }
 }

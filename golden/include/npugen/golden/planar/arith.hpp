@@ -1,0 +1,56 @@
+// The planar engine's arithmetic as the engine will compute it (issue 14, in progress):
+// pooling as seed 001's H filter, line buffer and V filter (a row's window taps first, then
+// the window's rows), the average through the reciprocal divider, ADD's and the gain's
+// scaling through the post unit's golden requantization. The planar golden model is to
+// call these; the plain reference (planar/reference.hpp) computes the same results its own
+// way, and unit tests compare the two on random tensors.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "npugen/golden/planar/divide.hpp"
+#include "npugen/golden/post/reference.hpp"
+#include "npugen/golden/post/requant.hpp"
+
+namespace npugen::golden::planar {
+
+/// An int8 NHWC tensor, the layout of the activation buffers (the data type the
+/// sequencer's lowering shares with the reference; no reference code is used).
+using Tensor = reference::Tensor;
+
+struct Window {
+  int kernel_h = 1, kernel_w = 1;
+  int stride_y = 1, stride_x = 1;
+  int pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+};
+
+/// One H-filter or V-filter result: the window part's sum or maximum and how many valid
+/// positions it covered.
+struct Partial {
+  int32_t value = 0;
+  unsigned count = 0;
+};
+
+enum class Pool : uint8_t { kMax, kAverage };
+
+/// Pooling, separably: for each output column the H filter combines the valid taps of each
+/// input row; the V filter combines those rows; max takes the largest, average divides by
+/// the valid count with `divider`; then the clamp.
+Tensor pool(const Tensor& x, const Window& w, Pool op, const PoolDivider& divider, int32_t act_min,
+            int32_t act_max);
+
+struct AddScales {
+  int32_t a_zero_point = 0, b_zero_point = 0;
+  int left_shift = 20;
+  int32_t a_multiplier = 1 << 30, b_multiplier = 1 << 30;
+  int a_shift = 0, b_shift = 0;
+  Requant output;
+};
+/// TFLite int8 ADD, element by element.
+int8_t add(int8_t a, int8_t b, const AddScales& s);
+
+/// Seed 001's gain and bias of one element: clamp(MBQM(x - x_zp) + bias + y_zp).
+int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r);
+
+}  // namespace npugen::golden::planar

@@ -1,0 +1,82 @@
+#include "npugen/golden/planar/arith.hpp"
+
+#include <algorithm>
+
+namespace npugen::golden::planar {
+namespace {
+
+Partial combine(Pool op, Partial a, Partial b) {
+  if (b.count == 0) return a;
+  if (a.count == 0) return b;
+  return {op == Pool::kMax ? std::max(a.value, b.value) : a.value + b.value, a.count + b.count};
+}
+
+int8_t clamp8(int32_t v, int32_t lo, int32_t hi) {
+  return static_cast<int8_t>(std::min(std::max(v, lo), hi));
+}
+
+}  // namespace
+
+Tensor pool(const Tensor& x, const Window& w, Pool op, const PoolDivider& divider, int32_t act_min,
+            int32_t act_max) {
+  Tensor out;
+  out.n = x.n, out.c = x.c;
+  out.h = (x.h + w.pad_top + w.pad_bottom - w.kernel_h) / w.stride_y + 1;
+  out.w = (x.w + w.pad_left + w.pad_right - w.kernel_w) / w.stride_x + 1;
+  out.data.assign(static_cast<size_t>(out.n) * out.h * out.w * out.c, 0);
+  // H filter: every input row's window parts, for every output column (what the line
+  // buffer holds): hrow[(y * OW + ow) * C + c].
+  std::vector<Partial> hrow(static_cast<size_t>(x.h) * out.w * x.c);
+  for (int n = 0; n < x.n; ++n) {
+    for (int y = 0; y < x.h; ++y) {
+      for (int ow = 0; ow < out.w; ++ow) {
+        const int x0 = ow * w.stride_x - w.pad_left;
+        for (int c = 0; c < x.c; ++c) {
+          Partial p;
+          for (int tap = std::max(0, -x0); tap < w.kernel_w && x0 + tap < x.w; ++tap) {
+            const int8_t v = x.data[((static_cast<size_t>(n) * x.h + y) * x.w + x0 + tap) * x.c +
+                                    static_cast<size_t>(c)];
+            p = combine(op, p, Partial{v, 1});
+          }
+          hrow[(static_cast<size_t>(y) * out.w + ow) * x.c + static_cast<size_t>(c)] = p;
+        }
+      }
+    }
+    // V filter: the window's valid rows.
+    for (int oh = 0; oh < out.h; ++oh) {
+      const int y0 = oh * w.stride_y - w.pad_top;
+      for (int ow = 0; ow < out.w; ++ow) {
+        for (int c = 0; c < x.c; ++c) {
+          Partial p;
+          for (int row = std::max(0, -y0); row < w.kernel_h && y0 + row < x.h; ++row) {
+            p = combine(
+                op, p,
+                hrow[(static_cast<size_t>(y0 + row) * out.w + ow) * x.c + static_cast<size_t>(c)]);
+          }
+          const int32_t v = op == Pool::kMax ? p.value : divider.divide(p.value, p.count);
+          out.data[((static_cast<size_t>(n) * out.h + oh) * out.w + ow) * out.c +
+                   static_cast<size_t>(c)] = clamp8(v, act_min, act_max);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+int8_t add(int8_t a, int8_t b, const AddScales& s) {
+  // (x - zp) << 20 stays within int32 for int8 x and zp.
+  const int32_t sa = (int32_t{a} - s.a_zero_point) * (int32_t{1} << s.left_shift);
+  const int32_t sb = (int32_t{b} - s.b_zero_point) * (int32_t{1} << s.left_shift);
+  const int32_t sum = multiply_by_quantized_multiplier(sa, s.a_multiplier, s.a_shift) +
+                      multiply_by_quantized_multiplier(sb, s.b_multiplier, s.b_shift);
+  return static_cast<int8_t>(requantize(sum, s.output));
+}
+
+int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r) {
+  const int32_t scaled =
+      multiply_by_quantized_multiplier(int32_t{x} - input_zero_point, r.multiplier, r.shift);
+  const int64_t y = int64_t{scaled} + bias + r.zero_point;  // no wrap: the clamp decides
+  return static_cast<int8_t>(std::min<int64_t>(std::max<int64_t>(y, r.act_min), r.act_max));
+}
+
+}  // namespace npugen::golden::planar
