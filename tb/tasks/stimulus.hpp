@@ -62,7 +62,9 @@ class TaskScenarios {
 
  private:
   uint64_t below(uint64_t n) { return rng_() % n; }
-  uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
+  /// lo to hi; lo when hi is below it (a design too small for the scenario's spread, e.g.
+  /// fanout's 8 tasks with one entry).
+  uint64_t range(uint64_t lo, uint64_t hi) { return hi <= lo ? lo : lo + below(hi - lo + 1); }
   bool chance(unsigned percent) { return below(100) < percent; }
 
   golden::Task task(golden::TaskOp op, uint64_t cycles, golden::Region out, golden::Region in0 = {},
