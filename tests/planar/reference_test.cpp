@@ -227,3 +227,33 @@ TEST_CASE("the engine's separable pooling, ADD and gain equal the plain referenc
     }
   }
 }
+
+TEST_CASE("the engine's reductions equal the plain reference", "[planar]") {
+  std::mt19937_64 rng(77);
+  auto draw = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  for (int trial = 0; trial < 300; ++trial) {
+    reference::Tensor x;
+    x.n = draw(1, 2), x.h = draw(1, 12), x.w = draw(1, 12), x.c = draw(1, 20);
+    x.data.resize(static_cast<size_t>(x.n * x.h * x.w * x.c));
+    const bool extreme = trial % 3 == 0;
+    for (auto& v : x.data) {
+      v = static_cast<int8_t>(extreme ? (rng() % 2 ? 127 : -128) : draw(-128, 127));
+    }
+    const auto lanes = static_cast<unsigned>(draw(1, 8));
+    const int32_t zp = draw(-128, 127);
+    const bool spatial = trial % 2 == 0;
+    std::vector<Requant> out(spatial ? static_cast<size_t>(x.c) : 1);
+    for (auto& r : out) {
+      r.multiplier = (1 << 30) + draw(0, (1 << 30) - 1), r.shift = draw(-12, 0);
+      r.zero_point = draw(-128, 127), r.act_min = draw(-128, 0), r.act_max = draw(r.act_min, 127);
+    }
+    const auto raxis = spatial ? reference::ReduceAxis::kSpatial : reference::ReduceAxis::kChannels;
+    const auto paxis = spatial ? planar::Axis::kSpatial : planar::Axis::kChannels;
+    INFO("trial " << trial);
+    CHECK(planar::reduce_sum(x, paxis, lanes, zp, out).data ==
+          reference::reduce_sum(x, raxis, zp, out).data);
+    const int32_t lo = draw(-128, 0), hi = draw(lo, 127);
+    CHECK(planar::reduce_max(x, paxis, lanes, lo, hi).data ==
+          reference::reduce_max(x, raxis, lo, hi).data);
+  }
+}

@@ -72,6 +72,76 @@ int8_t add(int8_t a, int8_t b, const AddScales& s) {
   return static_cast<int8_t>(requantize(sum, s.output));
 }
 
+namespace {
+
+// The engine's reduction of x: `value` gives an element as the input converter passes it
+// on, `combine` is the H filter's and the line buffer's (or the lane tree's) operation,
+// `finish` forms the output element from the accumulator and the output channel.
+template <typename Value, typename Combine, typename Finish>
+Tensor reduce(const Tensor& x, Axis axis, unsigned lanes, Value&& value, Combine&& combine,
+              Finish&& finish) {
+  Tensor out;
+  out.n = x.n;
+  const bool spatial = axis == Axis::kSpatial;
+  out.h = spatial ? 1 : x.h, out.w = spatial ? 1 : x.w, out.c = spatial ? x.c : 1;
+  out.data.assign(static_cast<size_t>(out.n) * out.h * out.w * out.c, 0);
+  const auto at = [&](int n, int y, int px, int c) {
+    return value(
+        x.data[((static_cast<size_t>(n) * x.h + y) * x.w + px) * x.c + static_cast<size_t>(c)]);
+  };
+  const int l = static_cast<int>(lanes);
+  for (int n = 0; n < x.n; ++n) {
+    if (spatial) {
+      for (int c = 0; c < x.c; ++c) {
+        // The H filter's result of each row, accumulated row by row in the line buffer.
+        int32_t acc = 0;
+        for (int y = 0; y < x.h; ++y) {
+          int32_t row = at(n, y, 0, c);
+          for (int px = 1; px < x.w; ++px) row = combine(row, at(n, y, px, c));
+          acc = y == 0 ? row : combine(acc, row);
+        }
+        out.data[static_cast<size_t>(n) * out.c + static_cast<size_t>(c)] = finish(acc, c);
+      }
+      continue;
+    }
+    for (int y = 0; y < x.h; ++y) {
+      for (int px = 0; px < x.w; ++px) {
+        // Each word's lanes, then the pixel's words.
+        int32_t acc = 0;
+        for (int word = 0; word * l < x.c; ++word) {
+          int32_t part = at(n, y, px, word * l);
+          for (int lane = 1; lane < l && word * l + lane < x.c; ++lane) {
+            part = combine(part, at(n, y, px, word * l + lane));
+          }
+          acc = word == 0 ? part : combine(acc, part);
+        }
+        out.data[(static_cast<size_t>(n) * out.h + y) * out.w + static_cast<size_t>(px)] =
+            finish(acc, 0);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor reduce_sum(const Tensor& x, Axis axis, unsigned lanes, int32_t input_zero_point,
+                  const std::vector<Requant>& output) {
+  return reduce(
+      x, axis, lanes, [&](int8_t v) { return int32_t{v} - input_zero_point; },
+      [](int32_t a, int32_t b) { return a + b; },
+      [&](int32_t acc, int c) {
+        return static_cast<int8_t>(requantize(acc, output[static_cast<size_t>(c)]));
+      });
+}
+
+Tensor reduce_max(const Tensor& x, Axis axis, unsigned lanes, int32_t act_min, int32_t act_max) {
+  return reduce(
+      x, axis, lanes, [](int8_t v) { return int32_t{v}; },
+      [](int32_t a, int32_t b) { return std::max(a, b); },
+      [&](int32_t acc, int) { return clamp8(acc, act_min, act_max); });
+}
+
 int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r) {
   const int32_t scaled =
       multiply_by_quantized_multiplier(int32_t{x} - input_zero_point, r.multiplier, r.shift);

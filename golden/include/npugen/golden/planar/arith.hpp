@@ -1,7 +1,8 @@
 // The planar engine's arithmetic as the engine will compute it (issue 14, in progress):
 // pooling as seed 001's H filter, line buffer and V filter (a row's window taps first, then
 // the window's rows), the average through the reciprocal divider, ADD's and the gain's
-// scaling through the post unit's golden requantization. The planar golden model is to
+// scaling through the post unit's golden requantization, the reductions row by row (or
+// lane by lane, word by word). The planar golden model is to
 // call these; the plain reference (planar/reference.hpp) computes the same results its own
 // way, and unit tests compare the two on random tensors.
 #pragma once
@@ -52,5 +53,15 @@ int8_t add(int8_t a, int8_t b, const AddScales& s);
 
 /// Seed 001's gain and bias of one element: clamp(MBQM(x - x_zp) + bias + y_zp).
 int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r);
+
+/// Reductions as the engine forms them. Over H x W: the H filter reduces each row of a
+/// channel, the line buffer's adder (or comparator) accumulates the rows. Over the
+/// channels: each word's lanes, then the words of the pixel. A sum is of x - x_zp in an
+/// int32 accumulator, then requantized with output[c] (the spatial reduction's channel,
+/// output[0] over the channels); a maximum is clamped to act_min, act_max.
+enum class Axis : uint8_t { kSpatial, kChannels };
+Tensor reduce_sum(const Tensor& x, Axis axis, unsigned lanes, int32_t input_zero_point,
+                  const std::vector<Requant>& output);
+Tensor reduce_max(const Tensor& x, Axis axis, unsigned lanes, int32_t act_min, int32_t act_max);
 
 }  // namespace npugen::golden::planar
