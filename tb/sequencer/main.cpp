@@ -311,17 +311,8 @@ class SequencerBench {
                                           why.empty() ? "its memories" : why));
         continue;
       }
-      const auto in_words = tensor_words(x, kD.lanes());
-      for (size_t i = 0; i < in_words.size(); ++i) {
-        host_.push_back(MemRequest{true, true, MemTarget::kBufferA, i, pad(in_words[i])});
-      }
-      for (size_t r = 0; r < l.low.weight_rows.size(); ++r) {
-        host_.push_back(MemRequest{true, true, MemTarget::kWeights, r, pad(l.low.weight_rows[r])});
-      }
-      for (size_t g = 0; g < l.low.params.size(); ++g) {
-        host_.push_back(
-            MemRequest{true, true, MemTarget::kParams, g, param_group_bytes(kD, l.low.params[g])});
-      }
+      push_tensor(host_, x, l.at.in_buf, l.at.in_base);
+      push_layer_data(host_, l.low, l.at);
       l.loaded_after = host_issued_ + host_.size();
       padded_ += sh.pad > 0;
       multi_block_ += l.low.regs.filter_blocks(kD.tiles()) > 1;
@@ -513,11 +504,7 @@ class SequencerBench {
     unsigned buf = static_cast<unsigned>(rng_() % 2);
     std::deque<MemRequest> loads;
     std::deque<Layer> planned;
-    const auto in_words = tensor_words(x, kD.lanes());
-    for (size_t i = 0; i < in_words.size(); ++i) {
-      loads.push_back(
-          MemRequest{true, true, static_cast<MemTarget>(buf), act_base + i, pad(in_words[i])});
-    }
+    push_tensor(loads, x, buf, act_base);
     reference::Tensor cur = x, prev_in = x;
     unsigned prev_buf = buf;
     const int count = perf_ ? 1 : draw(1, 4);
@@ -546,14 +533,7 @@ class SequencerBench {
           !agu_refusal(kD.agu, l->low.regs).empty()) {
         break;
       }
-      for (size_t r = 0; r < l->low.weight_rows.size(); ++r) {
-        loads.push_back(
-            MemRequest{true, true, MemTarget::kWeights, wgt_next + r, pad(l->low.weight_rows[r])});
-      }
-      for (size_t g = 0; g < l->low.params.size(); ++g) {
-        loads.push_back(MemRequest{true, true, MemTarget::kParams, grp_next + g,
-                                   param_group_bytes(kD, l->low.params[g])});
-      }
+      push_layer_data(loads, l->low, at);
       wgt_next += l->low.weight_rows.size();
       grp_next += static_cast<unsigned>(l->low.params.size());
       l->loaded_after = host_issued_ + host_.size() + loads.size();
@@ -571,6 +551,29 @@ class SequencerBench {
     ++programs_;
     for (auto& r : loads) host_.push_back(std::move(r));
     for (auto& l : planned) layers_.push_back(std::move(l));
+  }
+
+  // The host writes of a tensor's words into buffer `buf` from word `base`.
+  void push_tensor(std::deque<MemRequest>& to, const reference::Tensor& x, unsigned buf,
+                   uint64_t base) const {
+    const auto words = tensor_words(x, kD.lanes());
+    for (size_t i = 0; i < words.size(); ++i) {
+      to.push_back(MemRequest{true, true, static_cast<MemTarget>(buf), base + i, pad(words[i])});
+    }
+  }
+
+  // The host writes of a lowered layer's weight rows and parameter groups where `at` puts
+  // them.
+  void push_layer_data(std::deque<MemRequest>& to, const LoweredLayer& low,
+                       const LayerPlacement& at) const {
+    for (size_t r = 0; r < low.weight_rows.size(); ++r) {
+      to.push_back(
+          MemRequest{true, true, MemTarget::kWeights, at.wgt_base + r, pad(low.weight_rows[r])});
+    }
+    for (size_t g = 0; g < low.params.size(); ++g) {
+      to.push_back(MemRequest{true, true, MemTarget::kParams, at.param_base + g,
+                              param_group_bytes(kD, low.params[g])});
+    }
   }
 
   std::vector<uint8_t> pad(const std::vector<uint8_t>& bytes) const {

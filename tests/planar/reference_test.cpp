@@ -20,6 +20,19 @@ reference::Tensor tensor(int h, int w, int c, std::vector<int8_t> data) {
   return t;
 }
 
+// A random tensor of 1 or 2 images, up to max_hw x max_hw x max_c; `extreme`: every value
+// -128 or 127.
+reference::Tensor random_tensor(std::mt19937_64& rng, int max_hw, int max_c, bool extreme) {
+  auto draw = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
+  reference::Tensor x;
+  x.n = draw(1, 2), x.h = draw(1, max_hw), x.w = draw(1, max_hw), x.c = draw(1, max_c);
+  x.data.resize(static_cast<size_t>(x.n * x.h * x.w * x.c));
+  for (auto& v : x.data) {
+    v = static_cast<int8_t>(extreme ? (rng() % 2 ? 127 : -128) : draw(-128, 127));
+  }
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("the average pool's divider is exact for every count and every int8 window sum",
@@ -160,14 +173,8 @@ TEST_CASE("the engine's separable pooling, ADD and gain equal the plain referenc
   const PoolDivider divider = PoolDivider::for_counts(15 * 15);
   int pools = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    reference::Tensor x;
-    x.n = draw(1, 2), x.h = draw(1, 9), x.w = draw(1, 9), x.c = draw(1, 5);
-    x.data.resize(static_cast<size_t>(x.n * x.h * x.w * x.c));
-    // Extremes half the time: every value -128 or 127.
-    const bool extreme = trial % 2 == 0;
-    for (auto& v : x.data) {
-      v = static_cast<int8_t>(extreme ? (rng() % 2 ? 127 : -128) : draw(-128, 127));
-    }
+    // Extremes half the time.
+    const reference::Tensor x = random_tensor(rng, 9, 5, trial % 2 == 0);
     reference::PoolWindow r;
     r.kernel_h = draw(1, trial % 10 == 0 ? 15 : 4), r.kernel_w = draw(1, trial % 10 == 0 ? 15 : 4);
     r.stride_y = draw(1, 4), r.stride_x = draw(1, 4);
@@ -232,13 +239,7 @@ TEST_CASE("the engine's reductions equal the plain reference", "[planar]") {
   std::mt19937_64 rng(77);
   auto draw = [&](int lo, int hi) { return lo + static_cast<int>(rng() % (hi - lo + 1)); };
   for (int trial = 0; trial < 300; ++trial) {
-    reference::Tensor x;
-    x.n = draw(1, 2), x.h = draw(1, 12), x.w = draw(1, 12), x.c = draw(1, 20);
-    x.data.resize(static_cast<size_t>(x.n * x.h * x.w * x.c));
-    const bool extreme = trial % 3 == 0;
-    for (auto& v : x.data) {
-      v = static_cast<int8_t>(extreme ? (rng() % 2 ? 127 : -128) : draw(-128, 127));
-    }
+    const reference::Tensor x = random_tensor(rng, 12, 20, trial % 3 == 0);
     const auto lanes = static_cast<unsigned>(draw(1, 8));
     const int32_t zp = draw(-128, 127);
     const bool spatial = trial % 2 == 0;
