@@ -3,6 +3,7 @@
 #include "blocks/agu/agu.hpp"
 #include "blocks/block.hpp"
 #include "blocks/pe_array/pe_array.hpp"
+#include "blocks/planar/planar.hpp"
 #include "blocks/post/post.hpp"
 #include "blocks/sequencer/sequencer.hpp"
 #include "blocks/tasks/tasks.hpp"
@@ -12,10 +13,9 @@
 namespace npugen::blocks {
 
 const std::vector<const Block*>& all() {
-  static const std::vector<const Block*> kBlocks = {&pe_array::block(), &zs::block(),
-                                                    &vq::block(),       &tasks::block(),
-                                                    &agu::block(),      &post::block(),
-                                                    &sequencer::block()};
+  static const std::vector<const Block*> kBlocks = {
+      &pe_array::block(), &zs::block(),   &vq::block(),        &tasks::block(),
+      &agu::block(),      &post::block(), &sequencer::block(), &planar::block()};
   return kBlocks;
 }
 

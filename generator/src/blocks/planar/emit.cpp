@@ -1,0 +1,66 @@
+// The planar engine's files: its package (the block's constants and its register map's),
+// its RTL (the engine and the common queue), the register map's renderings and the
+// synthesis script.
+#include <fmt/format.h>
+
+#include "blocks/planar/planar.hpp"
+#include "elab/design.hpp"
+#include "emit/block_files.hpp"
+#include "emit/eda_emitter.hpp"
+#include "emit/primitives.hpp"
+#include "emit/templates.hpp"
+
+namespace npugen::blocks::planar {
+
+BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const {
+  using golden::PlanarOp;
+  BlockFiles out;
+  out.top = planar_module;
+  const auto map = golden::planar_csr::register_map(params);
+  emit::emit_package_with_registers(design, block(), constants(), map, files, out);
+  out.rtl.push_back(emit::emit_fifo(design, files));
+  emit::TemplateData d = emit::common_data(design, "//");
+  d.set("pkg", package);
+  d.set("planar_module", planar_module);
+  d.set("fifo_module", emit::fifo_module(design));
+  d.set("lanes", emit::dec(params.lanes));
+  d.set("words", emit::dec(params.words));
+  d.set("depth", emit::dec(params.queue_depth()));
+  d.set("banks", emit::dec(params.lb_banks()));
+  d.set("max_left_shift", emit::dec(golden::PlanarParams::kMaxLeftShift));
+  d.set("has_pool", emit::flag(params.has_pool()));
+  d.set("has_add", emit::flag(params.generates(PlanarOp::kAdd)));
+  d.set("has_gain", emit::flag(params.generates(PlanarOp::kGainBias)));
+  d.set("has_mbqm",
+        emit::flag(params.generates(PlanarOp::kAdd) || params.generates(PlanarOp::kGainBias) ||
+                   params.generates(PlanarOp::kReduceSum)));
+  d.set("area_bits", emit::dec(2 * golden::PlanarParams::kSmallBits));
+  d.set("recip_bits", emit::dec(params.divider().reciprocal_bits()));
+  d.set("has_mbqm_out",
+        emit::flag(params.generates(PlanarOp::kAdd) || params.generates(PlanarOp::kReduceSum)));
+  emit::TemplateData regs{emit::TemplateData::type::list};
+  for (const auto& r : map.groups.front().registers) {
+    emit::TemplateData e;
+    e.set("camel", golden::regmap::camel_case(r.name));
+    e.set("index", emit::dec(r.offset / 4));
+    regs.push_back(e);
+  }
+  d.set("group_regs", regs);
+  emit::TemplateData recips{emit::TemplateData::type::list};
+  const golden::PoolDivider div = params.divider();
+  for (unsigned n = 1; params.generates(PlanarOp::kAvgPool) && n < div.reciprocal.size(); ++n) {
+    emit::TemplateData e;
+    e.set("count", emit::dec(n));
+    e.set("value", emit::dec(div.reciprocal[n]));
+    recips.push_back(e);
+  }
+  d.set("reciprocals", recips);
+  for (auto& path :
+       emit::render_modules(d, {{planar_module, "planar/planar.sv.mustache"}}, files)) {
+    out.rtl.push_back(std::move(path));
+  }
+  out.synthesis_script = emit::synthesis_script(design, block(), out.top, out.rtl, files);
+  return out;
+}
+
+}  // namespace npugen::blocks::planar

@@ -1,0 +1,468 @@
+#include "npugen/golden/planar/model.hpp"
+
+#include <algorithm>
+
+#include "npugen/golden/post/requant.hpp"
+
+namespace npugen::golden {
+namespace {
+
+uint64_t mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+int32_t wrap_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+int8_t clamp8(int64_t v, int lo, int hi) {
+  return static_cast<int8_t>(std::min<int64_t>(std::max<int64_t>(v, lo), hi));
+}
+
+bool combines_max(PlanarOp op) { return op == PlanarOp::kMaxPool || op == PlanarOp::kReduceMax; }
+
+}  // namespace
+
+PlanarModel::PlanarModel(const PlanarParams& params)
+    : p_(params),
+      map_(planar_csr::register_map(params)),
+      divider_(params.divider()),
+      acc_(params.beat_lanes(), 0),
+      lb_rd_(params.lb_banks(), Lanes(params.beat_lanes(), 0)),
+      gain_rd_(params.beat_lanes()),
+      lb_(params.lb_banks(),
+          std::vector<int32_t>(static_cast<size_t>(params.lb_depth()) * params.beat_lanes(), 0)),
+      table_(static_cast<size_t>(params.max_beats()) * params.beat_lanes()),
+      out_data_(params.beat_lanes(), 0) {
+  const regmap::Group& g = map_.groups.front();
+  for (auto& words : words_) {
+    for (const regmap::Register& r : g.registers) words[r.offset / 4] = r.reset_value();
+  }
+  for (auto& t : task_) t = planar_csr::task_of(words_[0].data());
+}
+
+PlanarModel::Position PlanarModel::start(const PlanarTask& t) const {
+  Position at;
+  if (is_pool(t.op)) {
+    at.y0 = -static_cast<int64_t>(t.pad_top);
+    at.x0 = -static_cast<int64_t>(t.pad_left);
+    at.rhi = std::min<int64_t>(at.y0 + t.kernel_h, t.height) - 1;
+  }
+  return at;
+}
+
+PlanarBeat PlanarModel::beat_at(unsigned group, const PlanarTask& t, const Position& at) const {
+  PlanarBeat b;
+  const unsigned v = p_.beat_lanes();
+  const uint64_t chan = uint64_t{at.cb} * v;
+  b.group = group;
+  b.op = t.op;
+  b.beat = at.cb;
+  b.count = static_cast<unsigned>(std::min<uint64_t>(v, t.channels - chan));
+  b.read_b = t.op == PlanarOp::kAdd;
+  const uint64_t word = uint64_t{at.cb} * p_.words;
+  const uint64_t in_off = at.n * t.in_image_stride + static_cast<uint64_t>(at.r) * t.in_row_stride +
+                          static_cast<uint64_t>(at.x) * t.in_pixel_stride + word;
+  b.a_addr = (t.a_base + in_off) & mask(p_.act_addr_bits());
+  b.b_addr = (t.b_base + in_off) & mask(p_.act_addr_bits());
+  const bool reduce = is_reduce(t.op);
+  b.channel_reduce = reduce && t.axis == PlanarAxis::kChannels;
+  uint64_t out_off = 0;
+  if (is_pool(t.op)) {
+    const int64_t xlo = std::max<int64_t>(at.x0, 0);
+    const int64_t xhi = std::min<int64_t>(at.x0 + t.kernel_w, t.width) - 1;
+    b.read = at.nread;
+    b.first = !at.nread || at.x == xlo;
+    b.last = !at.nread || at.x == xhi;
+    b.emit = b.last && (!at.nread || at.r == at.rhi);
+    b.lb_write = at.nread && b.last;
+    b.slot = at.ptr;
+    b.lb_addr = at.lb_addr;
+    b.rows = static_cast<unsigned>(at.rhi - std::max<int64_t>(at.y0, 0) + 1);
+    b.cols = static_cast<unsigned>(xhi - xlo + 1);
+    b.nlb = b.rows - (at.nread ? 1 : 0);
+    out_off = at.n * t.out_image_stride + uint64_t{at.oh} * t.out_row_stride +
+              uint64_t{at.ow} * t.out_pixel_stride + word;
+  } else if (reduce && t.axis == PlanarAxis::kSpatial) {
+    b.first = at.r == 0 && at.x == 0;
+    b.last = b.emit = at.r + 1 == t.height && at.x + 1 == t.width;
+    out_off = at.n * t.out_image_stride + word;
+  } else if (reduce) {
+    b.first = at.cb == 0;
+    b.last = b.emit = chan + v >= t.channels;
+    out_off = at.n * t.out_image_stride + static_cast<uint64_t>(at.r) * t.out_row_stride +
+              static_cast<uint64_t>(at.x) * t.out_pixel_stride;
+  } else {
+    out_off = at.n * t.out_image_stride + static_cast<uint64_t>(at.r) * t.out_row_stride +
+              static_cast<uint64_t>(at.x) * t.out_pixel_stride + word;
+  }
+  b.out_addr = (t.out_base + out_off) & mask(p_.act_addr_bits());
+  Position next = at;
+  b.task_last = !advance(t, next);
+  return b;
+}
+
+bool PlanarModel::advance(const PlanarTask& t, Position& at) const {
+  const bool cb_last = uint64_t{at.cb + 1} * p_.beat_lanes() >= t.channels;
+  if (!is_pool(t.op)) {
+    const bool x_last = at.x + 1 == t.width, y_last = at.r + 1 == t.height;
+    if (is_reduce(t.op) && t.axis == PlanarAxis::kSpatial) {  // n, beat, y, x
+      if (!x_last) return ++at.x, true;
+      at.x = 0;
+      if (!y_last) return ++at.r, true;
+      at.r = 0;
+      if (!cb_last) return ++at.cb, true;
+      at.cb = 0;
+    } else {  // n, y, x, beat
+      if (!cb_last) return ++at.cb, true;
+      at.cb = 0;
+      if (!x_last) return ++at.x, true;
+      at.x = 0;
+      if (!y_last) return ++at.r, true;
+      at.r = 0;
+    }
+    return ++at.n < t.batch;
+  }
+  // Pooling: image, window row (oh), the rows it reads first, output column, beat, tap.
+  const int64_t xlo = std::max<int64_t>(at.x0, 0);
+  const int64_t xhi = std::min<int64_t>(at.x0 + t.kernel_w, t.width) - 1;
+  if (at.nread && at.x != xhi) return ++at.x, true;
+  ++at.lb_addr;
+  if (!cb_last) {
+    ++at.cb;
+    at.x = xlo;
+    return true;
+  }
+  at.cb = 0;
+  const int64_t x0n = at.x0 + t.stride_x;
+  if (x0n + t.kernel_w <= int64_t{t.width} + t.pad_right) {
+    ++at.ow;
+    at.x0 = x0n;
+    at.x = std::max<int64_t>(x0n, 0);
+    return true;
+  }
+  at.ow = 0;
+  at.x0 = -static_cast<int64_t>(t.pad_left);
+  at.x = 0;
+  at.lb_addr = 0;
+  if (at.nread) {
+    at.ptr = at.ptr + 1 == p_.lb_banks() ? 0 : at.ptr + 1;
+    at.next_row = at.r + 1;
+    if (at.r != at.rhi) return ++at.r, true;
+  }
+  const int64_t y0n = at.y0 + t.stride_y;
+  if (y0n + t.kernel_h <= int64_t{t.height} + t.pad_bottom) {
+    ++at.oh;
+    at.y0 = y0n;
+    at.rhi = std::min<int64_t>(y0n + t.kernel_h, t.height) - 1;
+    at.r = std::max(y0n, at.next_row);
+    at.nread = at.r <= at.rhi;
+    return true;
+  }
+  if (++at.n >= t.batch) return false;
+  const unsigned ptr = at.ptr, n = at.n;
+  at = start(t);
+  at.ptr = ptr, at.n = n;
+  return true;
+}
+
+uint32_t PlanarModel::read(const regmap::RegisterAt& r) const {
+  using namespace planar_csr;
+  if (r.group != nullptr) {
+    const uint32_t offset = r.reg->offset;
+    if (offset == kCtrl) return enable_[r.instance] ? 1U << kCtrlEnableBit : 0;
+    return words_[r.instance][offset / 4];
+  }
+  switch (r.offset) {
+    case kStatus:
+      return (cfg_err_ ? 1U << kStatusCfgErrBit : 0) |
+             (enable_[0] || enable_[1] ? 1U << kStatusBusyBit : 0) | (cur_ << kStatusCurrentBit);
+    case kTasksDone:
+      return tasks_done_ & 0xffffU;
+    default:
+      return r.reg->reset_value();  // INFO, LIMITS, MAX_SHAPE, MAX_DEPTH: constants
+  }
+}
+
+bool PlanarModel::issue_ok() const { return run_ && tags_.size() < p_.queue_depth(); }
+
+bool PlanarModel::a_take_ok() const {
+  if (tags_.empty()) return false;
+  const PlanarBeat& b = tags_.front();
+  return (!b.read || !a_data_.empty()) && (!b.read_b || !b_data_.empty());
+}
+
+bool PlanarModel::b_fire(bool w_ready) const {
+  return a_valid_ && (!a_beat_.emit || !out_valid_ || w_ready);
+}
+
+unsigned PlanarModel::word_mask(const PlanarBeat& b) const {
+  if (b.channel_reduce) return 1;
+  unsigned m = 0;
+  for (unsigned j = 0; j < p_.words; ++j) {
+    if (j * p_.lanes < b.count) m |= 1U << j;
+  }
+  return m;
+}
+
+PlanarOutputs PlanarModel::outputs(const PlanarInputs& in) const {
+  PlanarOutputs o;
+  o.apb = apb_response(map_, in.apb, [&](const regmap::RegisterAt& r) { return read(r); });
+  o.cfg_err = cfg_err_;
+  o.busy = enable_[0] || enable_[1];
+  o.task_done = done_;
+  if (issue_ok()) {
+    const PlanarBeat b = beat_at(cur_, task_[cur_], pos_);
+    o.a_req_valid = b.read && !a_done_;
+    o.b_req_valid = b.read_b && !b_done_;
+    o.a_req_addr = b.a_addr;
+    o.b_req_addr = b.b_addr;
+  }
+  o.w_valid = out_valid_;
+  o.w_addr = out_addr_;
+  o.w_mask = out_mask_;
+  o.w_data = out_data_;
+  return o;
+}
+
+PlanarModel::Lanes PlanarModel::stage_a(const PlanarBeat& b, const std::vector<int8_t>& a,
+                                        const std::vector<int8_t>& bdata) const {
+  const unsigned v = p_.beat_lanes();
+  const PlanarTask& t = task_[b.group];
+  Lanes x(v, 0);
+  if (b.read) {
+    for (unsigned l = 0; l < v; ++l) {
+      switch (b.op) {
+        case PlanarOp::kAdd: {
+          const auto sa =
+              static_cast<int32_t>((int32_t{a[l]} - t.a_zero_point) * (int32_t{1} << t.left_shift));
+          const auto sb = static_cast<int32_t>((int32_t{bdata[l]} - t.b_zero_point) *
+                                               (int32_t{1} << t.left_shift));
+          x[l] = wrap_add(multiply_by_quantized_multiplier(sa, t.a_multiplier, t.a_shift),
+                          multiply_by_quantized_multiplier(sb, t.b_multiplier, t.b_shift));
+          break;
+        }
+        case PlanarOp::kGainBias:
+        case PlanarOp::kReduceSum:
+          x[l] = int32_t{a[l]} - t.a_zero_point;
+          break;
+        default:
+          x[l] = a[l];
+      }
+    }
+    if (b.channel_reduce) {  // the beat's valid lanes into lane 0
+      int32_t r = x[0];
+      for (unsigned l = 1; l < b.count; ++l) {
+        r = combines_max(b.op) ? std::max(r, x[l]) : wrap_add(r, x[l]);
+      }
+      std::fill(x.begin(), x.end(), 0);
+      x[0] = r;
+    }
+  }
+  if (b.first) return x;
+  Lanes out(v);
+  for (unsigned l = 0; l < v; ++l) {
+    out[l] = combines_max(b.op) ? std::max(acc_[l], x[l]) : wrap_add(acc_[l], x[l]);
+  }
+  return out;
+}
+
+std::vector<int8_t> PlanarModel::stage_b() const {
+  const PlanarBeat& b = a_beat_;
+  const PlanarTask& t = task_[b.group];
+  const unsigned v = p_.beat_lanes(), banks = p_.lb_banks();
+  std::vector<int8_t> y(v, 0);
+  const unsigned lanes = b.channel_reduce ? 1 : b.count;
+  for (unsigned l = 0; l < lanes; ++l) {
+    const int32_t a = acc_[l];
+    switch (b.op) {
+      case PlanarOp::kMaxPool:
+      case PlanarOp::kAvgPool: {
+        // V filter: this row's H result (when the beat read one) and the window's rows
+        // in the line buffer: nlb banks before the row's.
+        bool any = b.read;
+        int32_t m = b.read ? a : 0, s = b.read ? a : 0;
+        for (unsigned bank = 0; bank < banks; ++bank) {
+          const unsigned d = (b.slot + banks - 1 - bank) % banks;
+          if (d >= b.nlb) continue;
+          const int32_t h = lb_rd_[bank][l];
+          m = any ? std::max(m, h) : h;
+          s += h;
+          any = true;
+        }
+        const int32_t r = b.op == PlanarOp::kMaxPool ? m : divider_.divide(s, b.rows * b.cols);
+        y[l] = clamp8(r, t.act_min, t.act_max);
+        break;
+      }
+      case PlanarOp::kAdd:
+      case PlanarOp::kReduceSum:
+        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(a, t.out_multiplier, t.out_shift)} +
+                          t.out_zero_point,
+                      t.act_min, t.act_max);
+        break;
+      case PlanarOp::kGainBias: {
+        const PlanarGain& g = gain_rd_[l];
+        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(a, g.multiplier, g.shift)} + g.bias +
+                          t.out_zero_point,
+                      t.act_min, t.act_max);
+        break;
+      }
+      case PlanarOp::kReduceMax:
+      case PlanarOp::kActivation:
+        y[l] = clamp8(a, t.act_min, t.act_max);
+        break;
+    }
+  }
+  return y;
+}
+
+void PlanarModel::tick(const PlanarInputs& in) {
+  using namespace planar_csr;
+  const unsigned v = p_.beat_lanes();
+  const auto enable_before = enable_;
+  const auto queued_before = queued_;
+  // Handshakes of this cycle, from the state before the edge.
+  const bool issuing = issue_ok();
+  PlanarBeat beat;
+  bool issue = false, a_fire = false, b_fire_req = false;
+  if (issuing) {
+    beat = beat_at(cur_, task_[cur_], pos_);
+    a_fire = beat.read && !a_done_ && in.a_req_ready;
+    b_fire_req = beat.read_b && !b_done_ && in.b_req_ready;
+    issue = (!beat.read || a_done_ || a_fire) && (!beat.read_b || b_done_ || b_fire_req);
+  }
+  const bool fire_b = b_fire(in.w_ready);
+  const bool take = a_take_ok() && (!a_valid_ || fire_b);
+  const bool w_fire = out_valid_ && in.w_ready;
+
+  // The register port.
+  bool cfg_err_set = false, clear_cfg_err = false;
+  std::array<bool, kGroups> enable_now = {};
+  if (const auto target = apb_target(map_, in.apb); target && in.apb.pwrite) {
+    if (target->group != nullptr) {
+      const unsigned g = target->instance;
+      const uint32_t offset = target->reg->offset;
+      if (enable_before[g]) {
+        cfg_err_set = true;
+      } else if (offset == kCtrl) {
+        if ((in.apb.pwdata >> kCtrlEnableBit) & 1U) {
+          const PlanarTask t = task_of(words_[g].data());
+          if (planar_refusal(p_, t).empty()) {
+            enable_now[g] = true;
+            task_[g] = t;
+          } else {
+            cfg_err_set = true;
+          }
+        }
+      } else {
+        uint32_t& w = words_[g][offset / 4];
+        w = target->reg->after_write(w, in.apb.pwdata);
+      }
+    } else if (target->offset == kStatus) {
+      clear_cfg_err = (in.apb.pwdata >> kStatusCfgErrBit) & 1U;
+    }
+  }
+  cfg_err_ = cfg_err_set || (cfg_err_ && !clear_cfg_err);
+
+  // Stage B, then the output register (values from before the edge).
+  const std::vector<int8_t> out_word = fire_b ? stage_b() : std::vector<int8_t>{};
+  const PlanarBeat b_beat = a_beat_;
+  const Lanes b_acc = acc_;
+  // Stage A's line-buffer and gain reads (stage B's write of this edge passes through).
+  if (take && tags_.front().last) {
+    const PlanarBeat& t = tags_.front();
+    for (unsigned bank = 0; bank < p_.lb_banks(); ++bank) {
+      const bool bypass =
+          fire_b && b_beat.lb_write && b_beat.slot == bank && b_beat.lb_addr == t.lb_addr;
+      for (unsigned l = 0; l < v; ++l) {
+        lb_rd_[bank][l] = bypass ? b_acc[l] : lb_[bank][static_cast<size_t>(t.lb_addr) * v + l];
+      }
+    }
+    for (unsigned l = 0; l < v; ++l) {
+      gain_rd_[l] = table_[static_cast<size_t>(t.beat) * v + l];
+    }
+  }
+  if (fire_b && b_beat.lb_write) {
+    for (unsigned l = 0; l < v; ++l) {
+      // The bank holds kHBits per lane: an H result of at most 15 int8 taps fits.
+      lb_[b_beat.slot][static_cast<size_t>(b_beat.lb_addr) * v + l] = b_acc[l];
+    }
+  }
+  // Stage A.
+  if (take) {
+    const PlanarBeat t = tags_.front();
+    tags_.pop_front();
+    std::vector<int8_t> a, bd;
+    if (t.read) a = a_data_.front(), a_data_.pop_front();
+    if (t.read_b) bd = b_data_.front(), b_data_.pop_front();
+    acc_ = stage_a(t, a, bd);
+    a_valid_ = t.last;
+    a_beat_ = t;
+  } else if (fire_b) {
+    a_valid_ = false;
+  }
+  // The output register and the task's end.
+  done_ = false;
+  if (w_fire && out_last_) {
+    enable_[out_group_] = false;
+    ++tasks_done_;
+    done_ = true;
+  }
+  if (fire_b && b_beat.emit) {
+    out_valid_ = true;
+    out_addr_ = b_beat.out_addr;
+    out_mask_ = word_mask(b_beat);
+    out_data_ = out_word;
+    for (unsigned j = 0; j < p_.words; ++j) {
+      if (((out_mask_ >> j) & 1U) != 0) continue;
+      std::fill_n(out_data_.begin() + j * p_.lanes, p_.lanes, int8_t{0});
+    }
+    out_last_ = b_beat.task_last;
+    out_group_ = b_beat.group;
+  } else if (w_fire) {
+    out_valid_ = false;
+  }
+  for (unsigned g = 0; g < kGroups; ++g) {
+    enable_[g] = enable_[g] || enable_now[g];
+    queued_[g] = queued_[g] || enable_now[g];
+  }
+
+  // Responses.
+  if (in.a_rsp_valid) a_data_.push_back(in.a_rsp_data);
+  if (in.b_rsp_valid) b_data_.push_back(in.b_rsp_data);
+
+  // The rasterizer.
+  if (issuing) {
+    if (issue) {
+      tags_.push_back(beat);
+      ++beats_;
+      beats_no_read_ += beat.read ? 0 : 1;
+      a_done_ = b_done_ = false;
+      if (!advance(task_[cur_], pos_)) {
+        cur_ ^= 1U;
+        run_ = queued_before[cur_];
+        if (run_) {
+          queued_[cur_] = false;
+          const unsigned ptr = pos_.ptr;
+          pos_ = start(task_[cur_]);
+          pos_.ptr = ptr;
+        }
+      }
+    } else {
+      a_done_ = a_done_ || a_fire;
+      b_done_ = b_done_ || b_fire_req;
+    }
+  } else if (!run_ && queued_before[cur_]) {
+    run_ = true;
+    queued_[cur_] = false;
+    const unsigned ptr = pos_.ptr;
+    pos_ = start(task_[cur_]);
+    pos_.ptr = ptr;
+  }
+
+  // The gain table's write port.
+  if (in.param_we && in.param_row < p_.max_beats()) {
+    for (unsigned l = 0; l < v; ++l)
+      table_[static_cast<size_t>(in.param_row) * v + l] = in.param[l];
+  }
+}
+
+}  // namespace npugen::golden
