@@ -16,7 +16,8 @@ namespace {
 config::Config tasks_config(int buffer_words) {
   const auto r = blocks::load_config_text(
       "pe_array: {tiles: 16, lanes: 16}\n"
-      "tasks: {enabled: true, planar_words_per_cycle: 4, buffer_words: " +
+      "planar: {words_per_cycle: 2}\n"
+      "tasks: {enabled: true, buffer_words: " +
           std::to_string(buffer_words) + "}\n",
       "t.yaml");
   REQUIRE(r.config);
@@ -45,9 +46,11 @@ TEST_CASE("networks compile to tasks with hand-checked shapes and durations", "[
   CHECK(t[0].cycles == (56 * 56 * 32 * 9 * 16 + 255) / 256 + 2);
   CHECK(t[0].out.words == 56 * 56 * 32);
   CHECK(t[0].in[0].words == 56 * 56 * 16);
-  // P1 (same padding, stride 2): reads 56x56x32, writes 28x28x32, 4 words a cycle.
+  // P1 (same padding, stride 2: none needed) on the planar engine's cycle model: 2 words
+  // of 16 channels a beat hold a pixel's 32 channels, each output column's 2 taps a beat
+  // each, every row read once: 56 x 28 x 2 beats, + 1 to start + 4 through the pipeline.
   CHECK(t[1].out.words == 28 * 28 * 32);
-  CHECK(t[1].cycles == (56 * 56 * 32 + 28 * 28 * 32) / 4);
+  CHECK(t[1].cycles == 56 * 28 * 2 + 1 + 4);
   CHECK(t[1].in[0] == t[0].out);
   // C2 in two parts: each the whole input, half the output channels, adjacent slices.
   CHECK(t[2].name == "C20");
@@ -60,7 +63,8 @@ TEST_CASE("networks compile to tasks with hand-checked shapes and durations", "[
   CHECK(t[4].in[0] == t[2].out);
   CHECK(t[4].in[1] == t[2].out);
   CHECK(t[5].in[0] == t[3].out);
-  CHECK(t[4].cycles == (3 * 28 * 28 * 4) / 4);
+  // A beat a pixel (4 channels of a part), + 1 + 4.
+  CHECK(t[4].cycles == 28 * 28 + 1 + 4);
   // F: 28 x 28 x 8 inputs x 10 outputs.
   CHECK(t[6].op == golden::TaskOp::kTensor);
   CHECK(t[6].cycles == (28 * 28 * 8 * 10 + 255) / 256 + 2);
@@ -91,6 +95,39 @@ TEST_CASE(
   const auto roomy = sched::load_network_text(net, "n.yaml", tasks_config(8192));
   REQUIRE(roomy.tasks);
   CHECK((*roomy.tasks)[2].out.base == 3072);
+}
+
+TEST_CASE(
+    "a design with a planar engine refuses, with the layer's line, a planar layer its engine "
+    "would refuse",
+    "[schedule]") {
+  const auto r = blocks::load_config_text(
+      "pe_array: {tiles: 4, lanes: 4}\n"
+      "planar: {enabled: true, max_window: 3, max_pad: 1, max_height: 16, max_width: 16}\n"
+      "tasks: {enabled: true, buffer_words: 65536}\n",
+      "t.yaml");
+  REQUIRE(r.config);
+  const std::string head =
+      "input: {height: 16, width: 16, channels: 4}\n"
+      "layers:\n"
+      "  - {name: a, op: activation}\n";
+  const auto fits =
+      sched::load_network_text(head + "  - {name: p, op: pool, kernel: 3}\n", "n.yaml", *r.config);
+  INFO((fits.diagnostics.empty() ? "" : fits.diagnostics.front().format()));
+  REQUIRE(fits.tasks);
+  const auto wide =
+      sched::load_network_text(head + "  - {name: p, op: pool, kernel: 5}\n", "n.yaml", *r.config);
+  REQUIRE_FALSE(wide.tasks);
+  REQUIRE_FALSE(wide.diagnostics.empty());
+  const auto& d = wide.diagnostics.front();
+  CHECK(d.line == 4);
+  CHECK(d.message.find("layer p: the planar engine refuses its task") != std::string::npos);
+  CHECK(d.message.find("a 5x5 window is larger than the generated maximum 3 "
+                       "(planar.max_window)") != std::string::npos);
+  // Without the engine the same layer is scheduled on its cycle model.
+  const auto none = sched::load_network_text(head + "  - {name: p, op: pool, kernel: 5}\n",
+                                             "n.yaml", tasks_config(65536));
+  CHECK(none.tasks);
 }
 
 TEST_CASE("task files: reads of task outputs resolve to their regions", "[schedule]") {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "blocks/pe_array/pe_array.hpp"
+#include "blocks/planar/planar.hpp"
 #include "blocks/tasks/tasks.hpp"
 #include "config/schema_reader.hpp"
 
@@ -29,6 +30,15 @@ struct Tensor {
 };
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// TensorFlow's SAME padding along one axis: the output ceil(in / stride), the padding the
+// windows need split with the extra row or column at the end.
+std::pair<unsigned, unsigned> same_padding(uint64_t in, uint64_t kernel, uint64_t stride) {
+  const uint64_t out = ceil_div(in, stride);
+  const uint64_t need = (out - 1) * stride + kernel;
+  const uint64_t total = need > in ? need - in : 0;
+  return {static_cast<unsigned>(total / 2), static_cast<unsigned>(total - total / 2)};
+}
 
 // Next-fit allocation over the free gaps of [0, size): the search starts where the last
 // allocation ended and wraps around, so freed space is reused only when the buffer has
@@ -83,6 +93,10 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   const blocks::tasks::TasksConfig& unit = blocks::tasks::config_of(config);
   const golden::TaskParams params = unit.params;
   const golden::PeArrayParams& array = blocks::pe_array::params(config);
+  // Planar task durations come from the planar engine's cycle model (its section, or its
+  // defaults when the design has none); when the design generates the engine, a layer it
+  // would refuse is an error here.
+  const blocks::planar::PlanarConfig& planar = blocks::planar::config_of(config);
   config::Diagnostics& diags = result.diagnostics;
   config::Reader reader(display_name, diags);
   Section root = reader.root(document);
@@ -110,6 +124,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
     std::vector<size_t> inputs;  ///< tensor indices
     Shape out;
     uint64_t split = 1, kernel = 1, stride = 1;
+    bool same = true;
     Location where;
   };
   std::vector<Tensor> tensors(1);
@@ -150,6 +165,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
     const bool same =
         s.choice("padding", "same", "same or valid", "Padding.",
                  [](const std::string& v) { return v == "same" || v == "valid"; }) == "same";
+    l.same = same;
     const int64_t channels = s.integer("channels", {0, 1 << 16, 0, "Output channels (conv, fc)."});
     l.split = static_cast<uint64_t>(
         s.integer("split", {1, 64, 1,
@@ -214,6 +230,47 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   root.finish();
   if (!diags.empty()) return result;
 
+  // A planar layer's part as the planar engine's task (pool: max pooling).
+  auto planar_task = [&](const Layer& l) {
+    const Shape x = tensors[l.inputs[0]].shape;
+    const golden::PlanarOp op = l.op == "pool"  ? golden::PlanarOp::kMaxPool
+                                : l.op == "add" ? golden::PlanarOp::kAdd
+                                                : golden::PlanarOp::kActivation;
+    golden::PlanarTask pt = golden::PlanarTask::dense(planar.params, op, static_cast<unsigned>(x.h),
+                                                      static_cast<unsigned>(x.w),
+                                                      static_cast<unsigned>(x.c / l.split), 1);
+    if (l.op == "pool") {
+      pt.kernel_h = pt.kernel_w = static_cast<unsigned>(l.kernel);
+      pt.stride_y = pt.stride_x = static_cast<unsigned>(l.stride);
+      if (l.same) {
+        std::tie(pt.pad_top, pt.pad_bottom) = same_padding(x.h, l.kernel, l.stride);
+        std::tie(pt.pad_left, pt.pad_right) = same_padding(x.w, l.kernel, l.stride);
+      }
+    }
+    return pt;
+  };
+  if (planar.enabled) {
+    for (size_t li = 0; li < parsed.size(); ++li) {
+      const Layer& l = parsed[li];
+      if (l.op != "pool" && l.op != "add" && l.op != "activation") continue;
+      const golden::PlanarTask pt = planar_task(l);
+      std::string why = golden::planar_refusal(planar.params, pt);
+      if (why.empty()) continue;
+      if (pt.kernel_h > planar.params.max_window) {
+        why = fmt::format(
+            "a {}x{} window is larger than the generated maximum {} "
+            "(planar.max_window)",
+            pt.kernel_h, pt.kernel_w, planar.params.max_window);
+      }
+      config::report(diags,
+                     {display_name, l.where.line, l.where.column, fmt::format("layers[{}]", li),
+                      fmt::format("layer {}: the planar engine refuses its task "
+                                  "({}x{}x{}): {}",
+                                  l.name, pt.height, pt.width, pt.channels, why)});
+    }
+    if (!diags.empty()) return result;
+  }
+
   // Tasks in list order; record each tensor's last reader.
   std::vector<golden::Task> tasks;
   std::vector<std::pair<size_t, uint64_t>> task_layer;  // (layer, split part)
@@ -252,12 +309,10 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
     t.out = golden::Region{out.region.base + part * slice, slice};
     // Neural parts read the whole input; planar parts their channel slice of it.
     const bool neural = l.op == "conv" || l.op == "fc";
-    uint64_t in_words = 0;
     for (size_t k = 0; k < l.inputs.size(); ++k) {
       const golden::Region whole = tensors[l.inputs[k]].region;
       const uint64_t part_words = neural ? whole.words : whole.words / l.split;
       t.in[k] = golden::Region{neural ? whole.base : whole.base + part * part_words, part_words};
-      in_words += part_words;
     }
     if (l.op == "conv") {
       t.op = golden::TaskOp::kConv;
@@ -272,7 +327,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
       t.shape = {static_cast<uint32_t>(x.words()), static_cast<uint32_t>(l.out.c / l.split)};
     } else {
       t.op = l.op == "pool" ? golden::TaskOp::kPool : golden::TaskOp::kElementwise;
-      t.cycles = ceil_div(in_words + slice, static_cast<uint64_t>(unit.planar_words_per_cycle));
+      t.cycles = golden::planar_cycles(planar.params, planar_task(l));
       t.shape = {static_cast<uint32_t>(l.out.h), static_cast<uint32_t>(l.out.w),
                  static_cast<uint32_t>(l.out.c)};
     }

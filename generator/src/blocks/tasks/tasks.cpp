@@ -42,9 +42,6 @@ TasksConfig read_section(config::Reader&, config::Section& root, const config::C
             "the testbench's default); the RTL takes any in-order latency.");
   s.integer("cycle_bits", p.cycle_bits, 8, 32,
             "Width of a task's work-cycle count (engine register).");
-  s.integer("planar_words_per_cycle", t.planar_words_per_cycle, 1, 1024,
-            "Words a planar engine reads plus writes per cycle; planar task durations of "
-            "networks (npugen schedule --network) follow from it.");
   s.finish();
   return t;
 }
@@ -90,7 +87,6 @@ class TasksBlock : public SectionBlock<TasksConfig> {
     s.set("memory_words", d.size(64, d.small() ? int64_t{1} << 20 : int64_t{1} << 30));
     s.set("memory_latency", d.chance(70) ? d.range(1, 8) : d.corner(1, 64));
     s.set("cycle_bits", d.corner(8, 32));
-    s.set("planar_words_per_cycle", d.size(1, 1024));
     root["tasks"] = t;
   }
 };

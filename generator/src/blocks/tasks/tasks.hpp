@@ -18,7 +18,6 @@ const Block& block();
 struct TasksConfig {
   bool enabled = false;
   golden::TaskParams params;
-  unsigned planar_words_per_cycle = 4;  ///< planar engine I/O rate (network task durations)
 };
 const TasksConfig& config_of(const config::Config& config);
 
