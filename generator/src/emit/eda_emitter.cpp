@@ -53,7 +53,7 @@ EdaPaths eda_paths(const elab::Design& design) {
 std::string synthesis_script(const elab::Design& design, const blocks::Block& block,
                              const std::string& top, const std::vector<std::string>& rtl,
                              util::FileMap& files, const std::string& checks,
-                             const std::string& coarse_checks) {
+                             const std::string& coarse_checks, const std::string& synth_options) {
   const std::string path = fmt::format("synth/{}.tcl", block_stem(design, block.name()));
   TemplateData y = common_data(design, "#");
   y.set("rtl_files", path_list(rtl));
@@ -64,6 +64,7 @@ std::string synthesis_script(const elab::Design& design, const blocks::Block& bl
   y.set("checks", checks);
   y.set("has_coarse_checks", flag(!coarse_checks.empty()));
   y.set("coarse_checks", coarse_checks);
+  y.set("synth_options", synth_options);
   files[path] = render("eda/yosys.tcl.mustache", y);
   return path;
 }

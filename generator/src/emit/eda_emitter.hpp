@@ -30,12 +30,14 @@ EdaPaths eda_paths(const elab::Design& design);
 /// edalize's file list and writes edalize's netlist. `checks`: Yosys Tcl lines the block
 /// adds after the coarse passes (the dequantizer's memory inference); `coarse_checks`:
 /// lines it runs on the RTL's operators before alumacc merges them (the address
-/// generator's "no multiplier"). Both rendered from the block's own templates. Returns the
+/// generator's "no multiplier"). Both rendered from the block's own templates.
+/// `synth_options`: options the block adds to Yosys's `synth` (" -noshare"). Returns the
 /// script's path.
 std::string synthesis_script(const elab::Design& design, const blocks::Block& block,
                              const std::string& top, const std::vector<std::string>& rtl,
                              util::FileMap& files, const std::string& checks = "",
-                             const std::string& coarse_checks = "");
+                             const std::string& coarse_checks = "",
+                             const std::string& synth_options = "");
 
 /// Every block's filelist and constraints (recorded in `blocks`), the design's filelist,
 /// FuseSoC core and README.

@@ -30,7 +30,7 @@ PlanarModel::PlanarModel(const PlanarParams& params)
       gain_rd_(params.beat_lanes()),
       lb_(params.lb_banks(),
           std::vector<int32_t>(static_cast<size_t>(params.lb_depth()) * params.beat_lanes(), 0)),
-      table_(static_cast<size_t>(params.max_beats()) * params.beat_lanes()),
+      table_(static_cast<size_t>(params.table_rows()) * params.beat_lanes()),
       out_data_(params.beat_lanes(), 0) {
   const regmap::Group& g = map_.groups.front();
   for (auto& words : words_) {
@@ -459,7 +459,7 @@ void PlanarModel::tick(const PlanarInputs& in) {
   }
 
   // The gain table's write port.
-  if (in.param_we && in.param_row < p_.max_beats()) {
+  if (in.param_we && in.param_row < p_.table_rows()) {
     for (unsigned l = 0; l < v; ++l)
       table_[static_cast<size_t>(in.param_row) * v + l] = in.param[l];
   }

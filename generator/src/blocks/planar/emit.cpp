@@ -46,6 +46,31 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
     regs.push_back(e);
   }
   d.set("group_regs", regs);
+  // The refusal's maxima: the shape's first (MAX_SHAPE, MAX_DEPTH), then the window's.
+  struct Limit {
+    const char* field;
+    const char* max;
+    const char* bits;
+  };
+  static const Limit kLimits[] = {
+      {"h", "MaxHeight", "DimBits"},    {"w", "MaxWidth", "DimBits"},
+      {"c", "MaxChannels", "DimBits"},  {"n", "MaxBatch", "DimBits"},
+      {"kh", "MaxWindow", "SmallBits"}, {"kw", "MaxWindow", "SmallBits"},
+      {"sy", "MaxStride", "SmallBits"}, {"sx", "MaxStride", "SmallBits"},
+      {"pt", "MaxPad", "SmallBits"},    {"pb", "MaxPad", "SmallBits"},
+      {"pl", "MaxPad", "SmallBits"},    {"pr", "MaxPad", "SmallBits"}};
+  emit::TemplateData limits{emit::TemplateData::type::list};
+  int index = 0;
+  for (const Limit& l : kLimits) {
+    emit::TemplateData e;
+    e.set("field", l.field);
+    e.set("max", l.max);
+    e.set("bits", l.bits);
+    e.set("index", emit::dec(index++));
+    limits.push_back(e);
+  }
+  d.set("limits", limits);
+  d.set("limit_count", emit::dec(index));
   emit::TemplateData recips{emit::TemplateData::type::list};
   const golden::PoolDivider div = params.divider();
   for (unsigned n = 1; params.generates(PlanarOp::kAvgPool) && n < div.reciprocal.size(); ++n) {
@@ -59,7 +84,10 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
        emit::render_modules(d, {{planar_module, "planar/planar.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }
-  out.synthesis_script = emit::synthesis_script(design, block(), out.top, out.rtl, files);
+  // Yosys's SAT-based resource sharing of the lanes' multipliers and adders runs out of
+  // memory on wide engines (22 GB at W x L = 32 channels a beat): not run.
+  out.synthesis_script =
+      emit::synthesis_script(design, block(), out.top, out.rtl, files, "", "", " -noshare");
   return out;
 }
 

@@ -137,10 +137,10 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     d->out_dim_bits = static_cast<int>(
         golden::field_bits(uint64_t{std::max(p.max_height, p.max_width)} + p.max_pad + 1));
     d->beat_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_beats()} + 1));
-    d->row_bits = static_cast<int>(golden::field_bits(p.max_beats()));
+    d->row_bits = static_cast<int>(golden::field_bits(p.table_rows()));
     d->count_bits = static_cast<int>(golden::field_bits(uint64_t{p.beat_lanes()} + 1));
     d->bank_bits = static_cast<int>(golden::field_bits(p.lb_banks()));
-    d->lb_addr_bits = static_cast<int>(golden::field_bits(uint64_t{p.lb_depth()} + 1));
+    d->lb_addr_bits = static_cast<int>(golden::field_bits(p.lb_depth()));
     d->planar_module = fmt::format("{}_{}", c.design.module_prefix, kName);
     d->package = d->planar_module + "_pkg";
     return d;
@@ -155,7 +155,9 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     const int64_t least = std::max<int64_t>(1, window - 2 * pad);
     const int64_t height = d.corner(least, d.small() ? 64 : 4096);
     const int64_t width = d.corner(least, d.small() ? 64 : 4096);
-    s.set("words_per_cycle", d.corner(1, 16));
+    // Small: at most 8 channels a beat beyond one word (3 x W x L multipliers with every mode).
+    const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>(1);
+    s.set("words_per_cycle", d.corner(1, d.small() ? std::max<int64_t>(1, 8 / lanes) : 16));
     s.always("max_window", window);
     s.set("max_stride", d.corner(1, 15));
     s.always("max_pad", pad);
@@ -206,7 +208,7 @@ nlohmann::json Design::derived_json() const {
   const auto& p = params;
   return {{"beat_lanes", p.beat_lanes()},       {"act_addr_bits", p.act_addr_bits()},
           {"queue_depth", p.queue_depth()},     {"line_buffer_banks", p.lb_banks()},
-          {"line_buffer_depth", p.lb_depth()},  {"gain_table_rows", p.max_beats()},
+          {"line_buffer_depth", p.lb_depth()},  {"gain_table_rows", p.table_rows()},
           {"divider_shift", p.divider().shift}, {"modules", {planar_module}}};
 }
 
@@ -237,14 +239,15 @@ elab::SvConstants Design::constants() const {
                           "Bits of the output row and column counters."),
       SvConstant::integer("BeatBits", beat_bits, "Bits of the beat-in-pixel counter."),
       SvConstant::integer("RowBits", row_bits, "Bits of a gain-table row."),
-      SvConstant::integer("TableRows", p.max_beats(),
-                          "Rows of the gain table: ceil(MaxChannels / BeatLanes)."),
+      SvConstant::integer("TableRows", p.table_rows(),
+                          "Rows of the gain table: ceil(MaxChannels / BeatLanes), at least 2."),
       SvConstant::integer("CountBits", count_bits, "Bits of a beat's channel count (1 to V)."),
       SvConstant::integer("LbBanks", p.lb_banks(),
                           "Line-buffer banks: a window's rows before its last."),
       SvConstant::integer("BankBits", bank_bits, "Bits of a bank index."),
-      SvConstant::integer("LbDepth", p.lb_depth(),
-                          "Entries of a bank: (MaxWidth + MaxPad) x TableRows."),
+      SvConstant::integer(
+          "LbDepth", p.lb_depth(),
+          "Entries of a bank: (MaxWidth + MaxPad) x ceil(MaxChannels / BeatLanes), at least 2."),
       SvConstant::integer("LbAddrBits", lb_addr_bits, "Bits of a line-buffer entry index."),
       SvConstant::integer("HBits", PlanarParams::kHBits,
                           "Bits of an H-filter result (15 int8 taps summed)."),

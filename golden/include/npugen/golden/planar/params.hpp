@@ -97,8 +97,13 @@ struct PlanarParams {
   [[nodiscard]] constexpr unsigned lb_banks() const { return max_window > 1 ? max_window - 1 : 1; }
   /// Output columns of a pooling at most: W + max_pad (padding is below the kernel).
   [[nodiscard]] constexpr unsigned lb_columns() const { return max_width + max_pad; }
-  /// Entries of a line-buffer bank: one per output column and beat of a row.
-  [[nodiscard]] constexpr unsigned lb_depth() const { return lb_columns() * max_beats(); }
+  /// Entries of a line-buffer bank: one per output column and beat of a row (at least two,
+  /// so that an entry's index has a bit).
+  [[nodiscard]] constexpr unsigned lb_depth() const {
+    return lb_columns() * max_beats() > 1 ? lb_columns() * max_beats() : 2;
+  }
+  /// Rows of the gain table: max_beats(), at least two.
+  [[nodiscard]] constexpr unsigned table_rows() const { return max_beats() > 1 ? max_beats() : 2; }
   /// The average's reciprocal table (counts 1 to max_window^2).
   [[nodiscard]] PoolDivider divider() const {
     return PoolDivider::for_counts(max_window * max_window);
