@@ -27,9 +27,12 @@ PlanarModel::PlanarModel(const PlanarParams& params)
       divider_(params.divider()),
       acc_(params.beat_lanes(), 0),
       lb_rd_(params.lb_banks(), Lanes(params.beat_lanes(), 0)),
+      cb_rd_(params.lb_banks(), Lanes(params.beat_lanes(), 0)),
       gain_rd_(params.beat_lanes()),
       lb_(params.lb_banks(),
           std::vector<int32_t>(static_cast<size_t>(params.lb_depth()) * params.beat_lanes(), 0)),
+      cb_(params.lb_banks(),
+          std::vector<int32_t>(static_cast<size_t>(params.table_rows()) * params.beat_lanes(), 0)),
       table_(static_cast<size_t>(params.table_rows()) * params.beat_lanes()),
       out_data_(params.beat_lanes(), 0) {
   const regmap::Group& g = map_.groups.front();
@@ -68,17 +71,24 @@ PlanarBeat PlanarModel::beat_at(unsigned group, const PlanarTask& t, const Posit
   uint64_t out_off = 0;
   if (is_pool(t.op)) {
     const int64_t xlo = std::max<int64_t>(at.x0, 0);
-    const int64_t xhi = std::min<int64_t>(at.x0 + t.kernel_w, t.width) - 1;
-    b.read = at.nread;
-    b.first = !at.nread || at.x == xlo;
-    b.last = !at.nread || at.x == xhi;
-    b.emit = b.last && (!at.nread || at.r == at.rhi);
-    b.lb_write = at.nread && b.last;
+    const int64_t xhi =
+        std::min<int64_t>(at.x0 + t.kernel_w, t.width) -
+        1;  // A beat reads a column of a row not read before (and writes it to the column buffer),
+    // or, when the output column's columns are all read (right padding), reads nothing;
+    // the H result is complete at the window's last column. Rows all read (bottom
+    // padding): the V filter alone.
+    b.read = at.nread && at.ncol;
+    b.col_write = b.read;
+    b.h_done = at.nread && (!at.ncol || at.x == xhi);
+    b.emit = !at.nread || (b.h_done && at.r == at.rhi);
+    b.lb_write = b.h_done;
     b.slot = at.ptr;
+    b.col_slot = at.cptr;
     b.lb_addr = at.lb_addr;
     b.rows = static_cast<unsigned>(at.rhi - std::max<int64_t>(at.y0, 0) + 1);
     b.cols = static_cast<unsigned>(xhi - xlo + 1);
     b.nlb = b.rows - (at.nread ? 1 : 0);
+    b.ncb = b.cols - (at.ncol ? 1 : 0);
     out_off = at.n * t.out_image_stride + uint64_t{at.oh} * t.out_row_stride +
               uint64_t{at.ow} * t.out_pixel_stride + word;
   } else if (reduce && t.axis == PlanarAxis::kSpatial) {
@@ -121,27 +131,31 @@ bool PlanarModel::advance(const PlanarTask& t, Position& at) const {
     }
     return ++at.n < t.batch;
   }
-  // Pooling: image, window row (oh), the rows it reads first, output column, beat, tap.
-  const int64_t xlo = std::max<int64_t>(at.x0, 0);
+  // Pooling: image, window row (oh), the rows it reads first, output column, the columns
+  // it reads first, beat.
   const int64_t xhi = std::min<int64_t>(at.x0 + t.kernel_w, t.width) - 1;
-  if (at.nread && at.x != xhi) return ++at.x, true;
-  ++at.lb_addr;
-  if (!cb_last) {
-    ++at.cb;
-    at.x = xlo;
-    return true;
-  }
+  if (!at.nread || !at.ncol || at.x == xhi) ++at.lb_addr;  // an H result (or a V-only beat)
+  if (!cb_last) return ++at.cb, true;
   at.cb = 0;
+  if (at.nread && at.ncol) {
+    at.cptr = at.cptr + 1 == p_.lb_banks() ? 0 : at.cptr + 1;
+    at.next_col = at.x + 1;
+    if (at.x != xhi) return ++at.x, true;
+  }
   const int64_t x0n = at.x0 + t.stride_x;
   if (x0n + t.kernel_w <= int64_t{t.width} + t.pad_right) {
     ++at.ow;
     at.x0 = x0n;
-    at.x = std::max<int64_t>(x0n, 0);
+    at.x = std::max({x0n, int64_t{0}, at.next_col});
+    at.ncol = at.x <= std::min<int64_t>(x0n + t.kernel_w, t.width) - 1;
     return true;
   }
   at.ow = 0;
   at.x0 = -static_cast<int64_t>(t.pad_left);
   at.x = 0;
+  at.next_col = 0;
+  at.ncol = true;
+  at.cptr = 0;
   at.lb_addr = 0;
   if (at.nread) {
     at.ptr = at.ptr + 1 == p_.lb_banks() ? 0 : at.ptr + 1;
@@ -265,6 +279,24 @@ PlanarModel::Lanes PlanarModel::stage_a(const PlanarBeat& b, const std::vector<i
   return out;
 }
 
+int32_t PlanarModel::h_result(unsigned l) const {
+  // H filter: this column's tap (when the beat read one) and the window's columns in the
+  // column buffer: ncb banks before the column's.
+  const PlanarBeat& b = a_beat_;
+  const unsigned banks = p_.lb_banks();
+  bool any = b.read;
+  int32_t m = b.read ? acc_[l] : 0, s = b.read ? acc_[l] : 0;
+  for (unsigned bank = 0; bank < banks; ++bank) {
+    const unsigned d = (b.col_slot + banks - 1 - bank) % banks;
+    if (d >= b.ncb) continue;
+    const int32_t v = cb_rd_[bank][l];
+    m = any ? std::max(m, v) : v;
+    s += v;
+    any = true;
+  }
+  return b.op == PlanarOp::kMaxPool ? m : s;
+}
+
 std::vector<int8_t> PlanarModel::stage_b() const {
   const PlanarBeat& b = a_beat_;
   const PlanarTask& t = task_[b.group];
@@ -275,11 +307,12 @@ std::vector<int8_t> PlanarModel::stage_b() const {
     const int32_t a = acc_[l];
     switch (b.op) {
       case PlanarOp::kMaxPool:
-      case PlanarOp::kAvgPool: {
-        // V filter: this row's H result (when the beat read one) and the window's rows
-        // in the line buffer: nlb banks before the row's.
-        bool any = b.read;
-        int32_t m = b.read ? a : 0, s = b.read ? a : 0;
+      case PlanarOp::kAvgPool: {  // V filter: this row's H result (when the beat completes one) and
+                                  // the window's
+        // rows in the line buffer: nlb banks before the row's.
+        const int32_t h0 = h_result(l);
+        bool any = b.h_done;
+        int32_t m = b.h_done ? h0 : 0, s = b.h_done ? h0 : 0;
         for (unsigned bank = 0; bank < banks; ++bank) {
           const unsigned d = (b.slot + banks - 1 - bank) % banks;
           if (d >= b.nlb) continue;
@@ -366,6 +399,10 @@ void PlanarModel::tick(const PlanarInputs& in) {
   const std::vector<int8_t> out_word = fire_b ? stage_b() : std::vector<int8_t>{};
   const PlanarBeat b_beat = a_beat_;
   const Lanes b_acc = acc_;
+  Lanes b_h(v, 0);  // stage B's H result, for the line buffer
+  if (fire_b && b_beat.lb_write) {
+    for (unsigned l = 0; l < v; ++l) b_h[l] = h_result(l);
+  }
   // Stage A's line-buffer and gain reads (stage B's write of this edge passes through).
   if (take && tags_.front().last) {
     const PlanarBeat& t = tags_.front();
@@ -373,7 +410,12 @@ void PlanarModel::tick(const PlanarInputs& in) {
       const bool bypass =
           fire_b && b_beat.lb_write && b_beat.slot == bank && b_beat.lb_addr == t.lb_addr;
       for (unsigned l = 0; l < v; ++l) {
-        lb_rd_[bank][l] = bypass ? b_acc[l] : lb_[bank][static_cast<size_t>(t.lb_addr) * v + l];
+        lb_rd_[bank][l] = bypass ? b_h[l] : lb_[bank][static_cast<size_t>(t.lb_addr) * v + l];
+      }
+      const bool col_bypass =
+          fire_b && b_beat.col_write && b_beat.col_slot == bank && b_beat.beat == t.beat;
+      for (unsigned l = 0; l < v; ++l) {
+        cb_rd_[bank][l] = col_bypass ? b_acc[l] : cb_[bank][static_cast<size_t>(t.beat) * v + l];
       }
     }
     for (unsigned l = 0; l < v; ++l) {
@@ -383,7 +425,12 @@ void PlanarModel::tick(const PlanarInputs& in) {
   if (fire_b && b_beat.lb_write) {
     for (unsigned l = 0; l < v; ++l) {
       // The bank holds kHBits per lane: an H result of at most 15 int8 taps fits.
-      lb_[b_beat.slot][static_cast<size_t>(b_beat.lb_addr) * v + l] = b_acc[l];
+      lb_[b_beat.slot][static_cast<size_t>(b_beat.lb_addr) * v + l] = b_h[l];
+    }
+  }
+  if (fire_b && b_beat.col_write) {
+    for (unsigned l = 0; l < v; ++l) {
+      cb_[b_beat.col_slot][static_cast<size_t>(b_beat.beat) * v + l] = b_acc[l];
     }
   }
   // Stage A.

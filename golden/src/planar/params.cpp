@@ -125,15 +125,27 @@ std::string planar_refusal(const PlanarParams& p, const PlanarTask& t) {
 
 uint64_t planar_beats(const PlanarParams& p, const PlanarTask& t) {
   const uint64_t beats = (t.channels + p.beat_lanes() - 1) / p.beat_lanes();
-  if (!is_pool(t.op)) return uint64_t{t.batch} * t.height * t.width * beats;
-  // Pooling: every row a window reads for the first time, at each output column its valid
-  // taps; a window whose rows are all read already (bottom padding) a beat per column.
+  if (!is_pool(t.op))
+    return uint64_t{t.batch} * t.height * t.width *
+           beats;  // Pooling: every row a window reads for the first time, and in it every column
+                   // an output
+  // column reads for the first time (a beat each), or a beat for an output column whose
+  // columns are all read (right padding); a window whose rows are all read already (bottom
+  // padding) a beat per output column.
   const auto h = static_cast<int64_t>(t.height), w = static_cast<int64_t>(t.width);
   const auto kh = static_cast<int64_t>(t.kernel_h), kw = static_cast<int64_t>(t.kernel_w);
-  uint64_t taps = 0;  // valid taps of a row over the output columns
+  uint64_t taps = 0;  // beats of a row read, per beat of a pixel
+  int64_t next_col = 0;
   for (unsigned ow = 0; ow < t.out_width(); ++ow) {
     const int64_t x0 = int64_t{ow} * t.stride_x - t.pad_left;
-    taps += static_cast<uint64_t>(std::min(x0 + kw, w) - std::max<int64_t>(x0, 0));
+    const int64_t last = std::min(x0 + kw, w) - 1;
+    const int64_t first = std::max({x0, int64_t{0}, next_col});
+    if (first <= last) {
+      taps += static_cast<uint64_t>(last - first + 1);
+      next_col = last + 1;
+    } else {
+      taps += 1;
+    }
   }
   uint64_t per_image = 0;
   int64_t next_row = 0;

@@ -3,14 +3,16 @@
 //
 //   rasterizer -> read ports A, B (valid/ready requests, in-order responses)
 //              -> tag queue and response queues (queue_depth() entries each)
-//   stage A: input converter and H filter (the window's taps of a row, a reduction's
-//            accumulator); reads the line buffer and the gain table for the beat
-//   stage B: V filter over the line buffer's rows (writing this row's H results to its
-//            bank), output converter (divider, MBQM, bias, zero point, clamp)
+//   stage A: input converter (a reduction's accumulator); reads the column buffer, the
+//            line buffer and the gain table for the beat
+//   stage B: H filter over the column buffer's columns (writing this column's taps to its
+//            bank), V filter over the line buffer's rows (writing this row's H result to
+//            its bank), output converter (divider, MBQM, bias, zero point, clamp)
 //   output register -> write port (valid/ready).
 //
 // The rasterizer issues one beat a cycle: W words of a pixel (A's, and B's for ADD), or for
-// a pooling window whose rows are all in the line buffer a beat that reads nothing. It issues
+// a pooling window whose columns (or rows) are all in the column (line) buffer a beat that
+// reads nothing. It issues
 // while fewer than queue_depth() beats wait for stage A. A beat's reads each take a request
 // handshake; the beat is issued once both have. Stage A takes the oldest beat when its
 // responses are there and stage B is free (or frees this cycle); stage B fires when the
@@ -69,20 +71,24 @@ struct PlanarOutputs {
 struct PlanarBeat {
   unsigned group = 0;
   PlanarOp op = PlanarOp::kActivation;
-  bool read = true;       ///< reads A (a pooling beat of rows all in the line buffer: not)
-  bool read_b = false;    ///< reads B (add)
-  bool first = true;      ///< starts the H filter's (or the reduction's) accumulation
-  bool last = true;       ///< ends it: the beat goes on to stage B
-  bool emit = true;       ///< stage B writes an output word
-  bool lb_write = false;  ///< stage B writes the H result to line-buffer bank `slot`
+  bool read = true;        ///< reads A (a pooling beat of rows all in the line buffer: not)
+  bool read_b = false;     ///< reads B (add)
+  bool first = true;       ///< starts the H filter's (or the reduction's) accumulation
+  bool last = true;        ///< ends it: the beat goes on to stage B
+  bool emit = true;        ///< stage B writes an output word
+  bool col_write = false;  ///< stage B writes the tap to column-buffer bank `col_slot`
+  bool h_done = false;     ///< pooling: the beat completes an H result (stage B forms it)
+  bool lb_write = false;   ///< stage B writes the H result to line-buffer bank `slot`
   bool task_last = false;
-  unsigned slot = 0;     ///< the row's line-buffer bank
-  unsigned lb_addr = 0;  ///< (output column, beat) inside a bank
-  unsigned nlb = 0;      ///< window rows stage B takes from the line buffer
-  unsigned rows = 1;     ///< valid rows of the window (vr)
-  unsigned cols = 1;     ///< valid columns (vc): the average's count is rows x cols
-  unsigned count = 1;    ///< channels of the beat (1 to V)
-  unsigned beat = 0;     ///< the beat's index in its pixel (the gain table's row)
+  unsigned slot = 0;      ///< the row's line-buffer bank
+  unsigned lb_addr = 0;   ///< (output column, beat) inside a bank
+  unsigned nlb = 0;       ///< window rows stage B takes from the line buffer
+  unsigned col_slot = 0;  ///< the column's column-buffer bank
+  unsigned ncb = 0;       ///< window columns stage B takes from the column buffer
+  unsigned rows = 1;      ///< valid rows of the window (vr)
+  unsigned cols = 1;      ///< valid columns (vc): the average's count is rows x cols
+  unsigned count = 1;     ///< channels of the beat (1 to V)
+  unsigned beat = 0;      ///< the beat's index in its pixel (the gain table's row)
   bool channel_reduce = false;
   uint64_t a_addr = 0, b_addr = 0, out_addr = 0;
   bool operator==(const PlanarBeat&) const = default;
@@ -116,6 +122,10 @@ class PlanarModel {
     int64_t rhi = 0;         ///< the window's last valid row
     int64_t next_row = 0;    ///< the first row not read yet in this image
     bool nread = true;       ///< the window reads rows (else all are in the line buffer)
+    int64_t next_col = 0;    ///< the first column of the row not read yet
+    bool ncol = true;        ///< the output column reads columns (else all are in the
+                             ///< column buffer)
+    unsigned cptr = 0;       ///< column-buffer bank of the column read (or the next)
     unsigned ptr = 0;        ///< line-buffer bank of the row read (or the next)
     unsigned lb_addr = 0;
   };
@@ -134,7 +144,9 @@ class PlanarModel {
   [[nodiscard]] bool b_fire(bool w_ready) const;
   /// Stage A: the input converter's values of a beat, combined with the accumulator.
   [[nodiscard]] Lanes stage_a(const PlanarBeat& b, const std::vector<int8_t>& a,
-                              const std::vector<int8_t>& bdata) const;
+                              const std::vector<int8_t>& bdata)
+      const;  /// Stage B's H filter: lane l's H result of the pooling beat in stage A.
+  [[nodiscard]] int32_t h_result(unsigned l) const;
   /// Stage B: the output word of the beat in stage A.
   [[nodiscard]] std::vector<int8_t> stage_b() const;
   [[nodiscard]] unsigned word_mask(const PlanarBeat& b) const;
@@ -162,9 +174,11 @@ class PlanarModel {
   bool a_valid_ = false;
   PlanarBeat a_beat_;
   std::vector<Lanes> lb_rd_;         ///< [bank][lane]
+  std::vector<Lanes> cb_rd_;         ///< [bank][lane]: the column buffer's, likewise
   std::vector<PlanarGain> gain_rd_;  ///< [lane]
   // Memories.
   std::vector<std::vector<int32_t>> lb_;  ///< [bank][entry * V + lane]
+  std::vector<std::vector<int32_t>> cb_;  ///< column buffer: [bank][beat * V + lane]
   std::vector<PlanarGain> table_;         ///< [row * V + lane]
   // Output register.
   bool out_valid_ = false;
