@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "npugen/golden/common/refusal.hpp"
+
 namespace npugen::golden {
 
 const char* dataflow_name(Dataflow d) {
@@ -67,39 +69,12 @@ AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, un
 }
 
 std::string agu_refusal(const AguParams& p, const AguLayer& l) {
-  auto range = [](const char* what, unsigned v, unsigned lo, unsigned hi) -> std::string {
-    if (v < lo || v > hi) return fmt::format("{} {} is outside {} to {}", what, v, lo, hi);
-    return "";
-  };
   for (const std::string& why :
-       {range("height", l.height, 1, p.max_height), range("width", l.width, 1, p.max_width),
-        range("channels", l.channels, 1, p.max_channels), range("batch", l.batch, 1, p.max_batch),
-        range("filters", l.filters, 1, p.max_channels),
-        range("kernel height", l.kernel_h, 1, p.max_kernel),
-        range("kernel width", l.kernel_w, 1, p.max_kernel),
-        range("vertical stride", l.stride_y, 1, p.max_stride),
-        range("horizontal stride", l.stride_x, 1, p.max_stride),
-        range("top padding", l.pad_top, 0, p.max_pad),
-        range("bottom padding", l.pad_bottom, 0, p.max_pad),
-        range("left padding", l.pad_left, 0, p.max_pad),
-        range("right padding", l.pad_right, 0, p.max_pad)}) {
+       {outside("height", l.height, 1, p.max_height), outside("width", l.width, 1, p.max_width),
+        outside("channels", l.channels, 1, p.max_channels),
+        outside("batch", l.batch, 1, p.max_batch), outside("filters", l.filters, 1, p.max_channels),
+        window_refusal(l, p.max_kernel, p.max_stride, p.max_pad)}) {
     if (!why.empty()) return why;
-  }
-  if (l.pad_top >= l.kernel_h || l.pad_bottom >= l.kernel_h) {
-    return fmt::format("vertical padding {}/{} is not below the kernel height {}", l.pad_top,
-                       l.pad_bottom, l.kernel_h);
-  }
-  if (l.pad_left >= l.kernel_w || l.pad_right >= l.kernel_w) {
-    return fmt::format("horizontal padding {}/{} is not below the kernel width {}", l.pad_left,
-                       l.pad_right, l.kernel_w);
-  }
-  if (l.kernel_h > l.height + l.pad_top + l.pad_bottom) {
-    return fmt::format("kernel height {} exceeds the padded input height {}", l.kernel_h,
-                       l.height + l.pad_top + l.pad_bottom);
-  }
-  if (l.kernel_w > l.width + l.pad_left + l.pad_right) {
-    return fmt::format("kernel width {} exceeds the padded input width {}", l.kernel_w,
-                       l.width + l.pad_left + l.pad_right);
   }
   const auto flow = static_cast<unsigned>(l.dataflow);
   if (flow >= kDataflowCount || !p.generates(l.dataflow)) {

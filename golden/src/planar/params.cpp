@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "npugen/golden/common/refusal.hpp"
+
 namespace npugen::golden {
 
 const char* planar_op_name(PlanarOp op) {
@@ -69,42 +71,15 @@ std::string planar_refusal(const PlanarParams& p, const PlanarTask& t) {
   const auto op = static_cast<unsigned>(t.op);
   if (op >= kPlanarOpCount) return fmt::format("operation {} is unknown", op);
   if (!p.generates(t.op)) return fmt::format("operation {} is not generated", planar_op_name(t.op));
-  auto range = [](const char* what, unsigned v, unsigned lo, unsigned hi) -> std::string {
-    if (v < lo || v > hi) return fmt::format("{} {} is outside {} to {}", what, v, lo, hi);
-    return "";
-  };
   for (const std::string& why :
-       {range("height", t.height, 1, p.max_height), range("width", t.width, 1, p.max_width),
-        range("channels", t.channels, 1, p.max_channels),
-        range("batch", t.batch, 1, p.max_batch)}) {
+       {outside("height", t.height, 1, p.max_height), outside("width", t.width, 1, p.max_width),
+        outside("channels", t.channels, 1, p.max_channels),
+        outside("batch", t.batch, 1, p.max_batch)}) {
     if (!why.empty()) return why;
   }
   if (is_pool(t.op)) {
-    for (const std::string& why : {range("kernel height", t.kernel_h, 1, p.max_window),
-                                   range("kernel width", t.kernel_w, 1, p.max_window),
-                                   range("vertical stride", t.stride_y, 1, p.max_stride),
-                                   range("horizontal stride", t.stride_x, 1, p.max_stride),
-                                   range("top padding", t.pad_top, 0, p.max_pad),
-                                   range("bottom padding", t.pad_bottom, 0, p.max_pad),
-                                   range("left padding", t.pad_left, 0, p.max_pad),
-                                   range("right padding", t.pad_right, 0, p.max_pad)}) {
-      if (!why.empty()) return why;
-    }
-    if (t.pad_top >= t.kernel_h || t.pad_bottom >= t.kernel_h) {
-      return fmt::format("vertical padding {}/{} is not below the kernel height {}", t.pad_top,
-                         t.pad_bottom, t.kernel_h);
-    }
-    if (t.pad_left >= t.kernel_w || t.pad_right >= t.kernel_w) {
-      return fmt::format("horizontal padding {}/{} is not below the kernel width {}", t.pad_left,
-                         t.pad_right, t.kernel_w);
-    }
-    if (t.kernel_h > t.height + t.pad_top + t.pad_bottom) {
-      return fmt::format("kernel height {} exceeds the padded input height {}", t.kernel_h,
-                         t.height + t.pad_top + t.pad_bottom);
-    }
-    if (t.kernel_w > t.width + t.pad_left + t.pad_right) {
-      return fmt::format("kernel width {} exceeds the padded input width {}", t.kernel_w,
-                         t.width + t.pad_left + t.pad_right);
+    if (std::string why = window_refusal(t, p.max_window, p.max_stride, p.max_pad); !why.empty()) {
+      return why;
     }
   }
   if (t.op == PlanarOp::kAdd && t.left_shift > PlanarParams::kMaxLeftShift) {

@@ -30,14 +30,6 @@
 
 namespace npugen::golden {
 
-/// A channel's entry of the gain table (GAIN_BIAS).
-struct PlanarGain {
-  int32_t bias = 0;
-  int32_t multiplier = 1 << 30;
-  int shift = 0;  ///< -31 to 30
-  bool operator==(const PlanarGain&) const = default;
-};
-
 struct PlanarInputs {
   ApbRequest apb;
   bool a_req_ready = false;

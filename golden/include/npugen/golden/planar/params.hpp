@@ -110,6 +110,14 @@ struct PlanarParams {
   }
 };
 
+/// A channel's entry of the gain table (GAIN_BIAS).
+struct PlanarGain {
+  int32_t bias = 0;
+  int32_t multiplier = 1 << 30;
+  int shift = 0;  ///< -31 to 30
+  bool operator==(const PlanarGain&) const = default;
+};
+
 /// One task as a register group describes it. Addresses and strides are in words (a word:
 /// L channels of a pixel, NHWC); a beat is W consecutive words of one pixel.
 struct PlanarTask {
