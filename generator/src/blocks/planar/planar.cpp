@@ -73,6 +73,17 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
       }
     }
   }
+  r.rule(
+      fmt::format("planar.words_per_cycle x pe_array.lanes is at most {} when the planar "
+                  "engine is enabled: the channels of a beat (its 32-bit accumulators, its "
+                  "multipliers).",
+                  PlanarParams::kMaxBeatLanes));
+  if (!r.describing() && pc.enabled && p.beat_lanes() > PlanarParams::kMaxBeatLanes) {
+    r.error(s.location_of("words_per_cycle"), s.path_of("words_per_cycle"),
+            fmt::format("{} words of {} lanes (pe_array.lanes) make a beat of {} channels, above "
+                        "the {} the planar engine takes",
+                        p.words, p.lanes, p.beat_lanes(), PlanarParams::kMaxBeatLanes));
+  }
   r.rule("planar.max_pad is below planar.max_window: padding is below the window.");
   if (!r.describing() && p.max_pad >= p.max_window) {
     r.error(s.location_of("max_pad"), s.path_of("max_pad"),
@@ -147,6 +158,9 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
     if (d.chance(30)) return;  // absent: not generated
+    // A beat holds at most kMaxBeatLanes channels: wider words leave the engine out.
+    const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>(1);
+    if (lanes > PlanarParams::kMaxBeatLanes) return;
     YAML::Node planar(YAML::NodeType::Map);
     DrawnSection s(d, planar);
     s.always("enabled", d.chance(70));
@@ -156,8 +170,9 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     const int64_t height = d.corner(least, d.small() ? 64 : 4096);
     const int64_t width = d.corner(least, d.small() ? 64 : 4096);
     // Small: at most 8 channels a beat beyond one word (3 x W x L multipliers with every mode).
-    const int64_t lanes = root["pe_array"]["lanes"].as<int64_t>(1);
-    s.set("words_per_cycle", d.corner(1, d.small() ? std::max<int64_t>(1, 8 / lanes) : 16));
+    const int64_t most = d.small() ? 8 : PlanarParams::kMaxBeatLanes;
+    s.set("words_per_cycle",
+          d.corner(1, std::max<int64_t>(1, std::min<int64_t>(16, most / lanes))));
     s.always("max_window", window);
     s.set("max_stride", d.corner(1, 15));
     s.always("max_pad", pad);

@@ -49,6 +49,8 @@ struct PlanarParams {
   static constexpr unsigned kMaxDim = (1U << kDimBits) - 1;
   static constexpr unsigned kMaxSmall = (1U << kSmallBits) - 1;
   static constexpr unsigned kMaxWords = 16;
+  /// Channels of a beat at most (W x L): its accumulators stay within 8 k bits.
+  static constexpr unsigned kMaxBeatLanes = 256;
   static constexpr unsigned kMaxReadLatency = 8;
   static constexpr unsigned kShiftBits = 6;      ///< a signed shift, -31 to 30
   static constexpr unsigned kMaxLeftShift = 23;  ///< ADD's (x - zp) << left_shift fits int32
