@@ -218,6 +218,7 @@ class PlanarBench {
     s.goal("tasks with C not a multiple of the beat", shapes_[2], kV > 1);
     s.goal("tasks of 1 x N or N x 1", shapes_[3]);
     s.goal("tasks with several images", shapes_[4], kP.max_batch > 1);
+    s.goal("tasks with a dimension at its maximum", edge_tasks_);
     s.goal("channel reductions", shapes_[5],
            kP.generates(PlanarOp::kReduceSum) || kP.generates(PlanarOp::kReduceMax));
     s.goal("beats reading nothing (windows in the line buffer)", golden_.beats_without_read(),
@@ -439,6 +440,23 @@ class PlanarBench {
     t.channels = draw(0, 3) == 0 ? std::min(kP.max_channels, kV * draw(1, 3))
                                  : draw(1, std::min(kP.max_channels, 3 * kV));
     t.batch = draw(0, 3) == 0 ? draw(1, std::min(kP.max_batch, 3U)) : 1;
+    // Now and then one dimension at its generated maximum (the counters' widest values;
+    // the task is drawn again when it does not fit the memory).
+    if (!throughput_ && draw(0, 7) == 0) {
+      switch (draw(0, 3)) {
+        case 0:
+          t.height = kP.max_height, t.width = 1;
+          break;
+        case 1:
+          t.width = kP.max_width, t.height = 1;
+          break;
+        case 2:
+          t.channels = kP.max_channels;
+          break;
+        default:
+          t.batch = kP.max_batch;
+      }
+    }
     if (throughput_) t.channels = std::min(kP.max_channels, kV * draw(1, 2)), t.batch = 1;
     if (is_pool(t.op)) {
       t.kernel_h = draw(1, kP.max_window), t.kernel_w = draw(1, kP.max_window);
@@ -599,42 +617,105 @@ class PlanarBench {
     }
     t.kernel_h = t.kernel_w = 1;
     t.height = std::min(t.height, kP.max_height), t.width = std::min(t.width, kP.max_width);
-    switch (draw(0, 9)) {
+    // The rules that read the window need a pooling operation (else "not generated").
+    auto pool = [&] {
+      t.op = kP.generates(PlanarOp::kMaxPool) ? PlanarOp::kMaxPool : PlanarOp::kAvgPool;
+    };
+    auto above = [](unsigned max, unsigned field_max) { return std::min(max + 1, field_max); };
+    switch (draw(0, 29)) {
       case 0:
         t.op = static_cast<PlanarOp>(7);  // unknown
         break;
-      case 1:
-        t.height = kP.max_height + 1;
+      case 1:  // an operation not generated (or, with all seven, an unknown one)
+        t.op = static_cast<PlanarOp>(7);
+        for (unsigned o = 0; o < kPlanarOpCount; ++o) {
+          if (!kP.generates(static_cast<PlanarOp>(o))) t.op = static_cast<PlanarOp>(o);
+        }
         break;
       case 2:
-        t.channels = 0;
+        t.height = 0;
         break;
       case 3:
-        t.op = kP.generates(PlanarOp::kMaxPool) ? PlanarOp::kMaxPool : PlanarOp::kAvgPool;
-        t.stride_y = 0;
+        t.height = kP.max_height + 1;
         break;
       case 4:
-        t.op = kP.generates(PlanarOp::kMaxPool) ? PlanarOp::kMaxPool : PlanarOp::kAvgPool;
-        t.kernel_w = std::min(kP.max_window + 1, PlanarParams::kMaxSmall);
+        t.width = 0;
         break;
       case 5:
-        t.op = kP.generates(PlanarOp::kMaxPool) ? PlanarOp::kMaxPool : PlanarOp::kAvgPool;
-        t.kernel_h = std::min<unsigned>(2, kP.max_window);
-        t.pad_top = t.kernel_h;  // padding not below the window
+        t.width = kP.max_width + 1;
         break;
       case 6:
-        t.act_min = 10, t.act_max = -10;
+        t.channels = 0;
         break;
       case 7:
-        t.op = PlanarOp::kAdd;
-        t.left_shift = PlanarParams::kMaxLeftShift + 1;
+        t.channels = kP.max_channels + 1;
         break;
       case 8:
-        t.op = PlanarOp::kReduceSum;
-        t.out_shift = 31;
+        t.batch = 0;
+        break;
+      case 9:
+        t.batch = kP.max_batch + 1;
+        break;
+      case 10:
+        pool(), t.kernel_h = 0;
+        break;
+      case 11:
+        pool(), t.kernel_w = 0;
+        break;
+      case 12:
+        pool(), t.kernel_h = above(kP.max_window, PlanarParams::kMaxSmall);
+        break;
+      case 13:
+        pool(), t.kernel_w = above(kP.max_window, PlanarParams::kMaxSmall);
+        break;
+      case 14:
+        pool(), t.stride_y = 0;
+        break;
+      case 15:
+        pool(), t.stride_x = 0;
+        break;
+      case 16:
+        pool(), t.stride_y = above(kP.max_stride, PlanarParams::kMaxSmall);
+        break;
+      case 17:
+        pool(), t.kernel_w = kP.max_window;
+        t.pad_left = above(kP.max_pad, PlanarParams::kMaxSmall);
+        break;
+      case 18:  // padding not below the window, on each side
+        pool(), t.kernel_h = std::min<unsigned>(2, kP.max_window), t.pad_top = t.kernel_h;
+        break;
+      case 19:
+        pool(), t.kernel_h = std::min<unsigned>(2, kP.max_window), t.pad_bottom = t.kernel_h;
+        break;
+      case 20:
+        pool(), t.kernel_w = std::min<unsigned>(2, kP.max_window), t.pad_left = t.kernel_w;
+        break;
+      case 21:
+        pool(), t.kernel_w = std::min<unsigned>(2, kP.max_window), t.pad_right = t.kernel_w;
+        break;
+      case 22:  // a kernel beyond the padded input
+        pool(), t.height = 1, t.kernel_h = std::min<unsigned>(2, kP.max_window);
+        break;
+      case 23:
+        pool(), t.width = 1, t.kernel_w = std::min<unsigned>(2, kP.max_window);
+        break;
+      case 24:
+        t.act_min = 10, t.act_max = -10;
+        break;
+      case 25:
+        t.op = PlanarOp::kAdd, t.left_shift = PlanarParams::kMaxLeftShift + 1;
+        break;
+      case 26:
+        t.op = PlanarOp::kAdd, t.a_shift = -32;
+        break;
+      case 27:
+        t.op = PlanarOp::kAdd, t.b_shift = 31;
+        break;
+      case 28:
+        t.op = PlanarOp::kReduceSum, t.out_shift = -32;
         break;
       default:
-        t.batch = kP.max_batch + 1;
+        t.op = PlanarOp::kAdd, t.out_shift = 31;
     }
     return t;
   }
@@ -693,7 +774,8 @@ class PlanarBench {
           e.bias = draw(0, 3) == 0 ? static_cast<int32_t>(rng_())
                                    : static_cast<int32_t>(draw(0, 2000)) - 1000;
           e.multiplier = draw_multiplier();
-          e.shift = static_cast<int>(draw(0, 61)) - 31;
+          // -31 to 30, and now and then -32, which the field means as -31.
+          e.shift = draw(0, 40) == 0 ? -32 : static_cast<int>(draw(0, 61)) - 31;
           gains.push_back(e);
         }
         params_.emplace_back(row, entries);
@@ -714,6 +796,8 @@ class PlanarBench {
     shapes_[3] += t->height == 1 || t->width == 1;
     shapes_[4] += t->batch > 1;
     shapes_[5] += is_reduce(t->op) && t->axis == PlanarAxis::kChannels;
+    edge_tasks_ += t->height == kP.max_height || t->width == kP.max_width ||
+                   t->channels == kP.max_channels || t->batch == kP.max_batch;
     next_group_ ^= 1U;
   }
 
@@ -774,6 +858,7 @@ class PlanarBench {
   uint64_t tasks_done_ = 0, words_checked_ = 0, programmed_ = 0, refused_ = 0, busy_writes_ = 0;
   uint64_t beats_issued_ = 0, stream_cycles_ = 0;
   uint64_t shapes_[6] = {};
+  uint64_t edge_tasks_ = 0;  ///< drawn with a dimension at its maximum
   std::array<uint64_t, kPlanarOpCount> op_tasks_{};
   std::array<Measure, kPlanarOpCount> measures_{};
 };

@@ -333,8 +333,9 @@ std::vector<int8_t> PlanarModel::stage_b() const {
         break;
       case PlanarOp::kGainBias: {
         const PlanarGain& g = gain_rd_[l];
-        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(a, g.multiplier, g.shift)} + g.bias +
-                          t.out_zero_point,
+        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(
+                          a, g.multiplier, std::max(g.shift, PlanarParams::kMinTableShift))} +
+                          g.bias + t.out_zero_point,
                       t.act_min, t.act_max);
         break;
       }
@@ -506,9 +507,9 @@ void PlanarModel::tick(const PlanarInputs& in) {
   }
 
   // The gain table's write port.
-  if (in.param_we && in.param_row < p_.table_rows()) {
-    for (unsigned l = 0; l < v; ++l)
-      table_[static_cast<size_t>(in.param_row) * v + l] = in.param[l];
+  const unsigned row = in.param_row & ((1U << field_bits(p_.table_rows())) - 1);  // the port
+  if (in.param_we && row < p_.table_rows()) {
+    for (unsigned l = 0; l < v; ++l) table_[static_cast<size_t>(row) * v + l] = in.param[l];
   }
 }
 

@@ -1,5 +1,7 @@
 #include "npugen/golden/planar/task_reference.hpp"
 
+#include <algorithm>
+
 #include "npugen/golden/planar/reference.hpp"
 
 namespace npugen::golden {
@@ -36,7 +38,9 @@ std::vector<int8_t> planar_reference_output(const PlanarTask& t, const reference
       for (unsigned c = 0; c < t.channels; ++c) {
         g.bias.push_back(gains[c].bias);
         Requant r = out;
-        r.multiplier = gains[c].multiplier, r.shift = gains[c].shift;
+        // The table's shift field means -31 for -32 (PlanarParams::kMinTableShift).
+        r.multiplier = gains[c].multiplier;
+        r.shift = std::max(gains[c].shift, PlanarParams::kMinTableShift);
         g.output.push_back(r);
       }
       return reference::gain_bias(a, g).data;

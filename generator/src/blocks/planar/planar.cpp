@@ -84,6 +84,18 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
                         "the {} the planar engine takes",
                         p.words, p.lanes, p.beat_lanes(), PlanarParams::kMaxBeatLanes));
   }
+  r.rule(
+      fmt::format("(planar.max_width + planar.max_pad) x ceil(planar.max_channels / (W x L)) "
+                  "x W x L is at most {}: the H results a line-buffer bank holds.",
+                  PlanarParams::kMaxBankLanes));
+  if (!r.describing() && p.bank_lanes() > PlanarParams::kMaxBankLanes) {
+    r.error(s.location_of("max_channels"), s.path_of("max_channels"),
+            fmt::format("a line-buffer bank would hold {} H results ({} columns x {} channels "
+                        "in beats of {}), above {}: lower planar.max_width or max_channels",
+                        p.bank_lanes(), uint64_t{p.max_width} + p.max_pad,
+                        uint64_t{p.max_beats()} * p.beat_lanes(), p.beat_lanes(),
+                        PlanarParams::kMaxBankLanes));
+  }
   r.rule("planar.max_pad is below planar.max_window: padding is below the window.");
   if (!r.describing() && p.max_pad >= p.max_window) {
     r.error(s.location_of("max_pad"), s.path_of("max_pad"),
@@ -168,7 +180,7 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     const int64_t pad = d.range(0, window - 1);
     const int64_t least = std::max<int64_t>(1, window - 2 * pad);
     const int64_t height = d.corner(least, d.small() ? 64 : 4096);
-    const int64_t width = d.corner(least, d.small() ? 64 : 4096);
+    const int64_t width = d.corner(least, d.small() ? 64 : 2000);
     // Small: at most 8 channels a beat beyond one word (3 x W x L multipliers with every mode).
     const int64_t most = d.small() ? 8 : PlanarParams::kMaxBeatLanes;
     s.set("words_per_cycle",
@@ -178,7 +190,12 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     s.always("max_pad", pad);
     s.always("max_height", height);
     s.always("max_width", width);
-    s.set("max_channels", d.corner(1, d.small() ? 256 : 65535));
+    // A line-buffer bank holds at most kMaxBankLanes H results whatever the beat (<= 256).
+    const int64_t columns = width + pad;
+    const int64_t channels = static_cast<int64_t>(PlanarParams::kMaxBankLanes) / columns -
+                             static_cast<int64_t>(PlanarParams::kMaxBeatLanes);
+    s.set("max_channels",
+          d.corner(1, std::max<int64_t>(1, std::min<int64_t>(d.small() ? 256 : 65535, channels))));
     s.set("max_batch", d.corner(1, 16));
     s.set("act_words", d.power_of_two(1, 16) + (d.chance(30) ? 3 : 0));
     s.set("read_latency", d.corner(1, 8));

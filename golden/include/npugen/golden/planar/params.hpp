@@ -51,6 +51,10 @@ struct PlanarParams {
   static constexpr unsigned kMaxWords = 16;
   /// Channels of a beat at most (W x L): its accumulators stay within 8 k bits.
   static constexpr unsigned kMaxBeatLanes = 256;
+  /// H results a line-buffer bank holds at most (channels x output columns).
+  static constexpr uint64_t kMaxBankLanes = uint64_t{1} << 20;
+  /// The smallest shift the gain table's 6-bit field means: -32 is taken as -31.
+  static constexpr int kMinTableShift = -31;
   static constexpr unsigned kMaxReadLatency = 8;
   static constexpr unsigned kShiftBits = 6;      ///< a signed shift, -31 to 30
   static constexpr unsigned kMaxLeftShift = 23;  ///< ADD's (x - zp) << left_shift fits int32
@@ -100,9 +104,14 @@ struct PlanarParams {
   /// Output columns of a pooling at most: W + max_pad (padding is below the kernel).
   [[nodiscard]] constexpr unsigned lb_columns() const { return max_width + max_pad; }
   /// Entries of a line-buffer bank: one per output column and beat of a row (at least two,
-  /// so that an entry's index has a bit).
+  /// so that an entry's index has a bit). Bounded by the configuration rule on
+  /// bank_lanes().
   [[nodiscard]] constexpr unsigned lb_depth() const {
     return lb_columns() * max_beats() > 1 ? lb_columns() * max_beats() : 2;
+  }
+  /// H results of a bank: (max_width + max_pad) x max_beats() x V (64-bit: the rule).
+  [[nodiscard]] constexpr uint64_t bank_lanes() const {
+    return (uint64_t{max_width} + max_pad) * max_beats() * beat_lanes();
   }
   /// Rows of the gain table: max_beats(), at least two.
   [[nodiscard]] constexpr unsigned table_rows() const { return max_beats() > 1 ? max_beats() : 2; }
@@ -208,7 +217,7 @@ inline constexpr unsigned kGroupWords = 20;  ///< registers of a group
 // Field positions (lowest bit).
 inline constexpr unsigned kStatusCfgErrBit = 0, kStatusBusyBit = 1, kStatusCurrentBit = 2;
 inline constexpr unsigned kCtrlEnableBit = 0;
-inline constexpr unsigned kInfoLanesLsb = 0, kInfoWordsLsb = 8, kInfoModesLsb = 16,
+inline constexpr unsigned kInfoLanesLsb = 0, kInfoWordsLsb = 10, kInfoModesLsb = 16,
                           kInfoMaxWindowLsb = 24;
 inline constexpr unsigned kLimitsMaxStrideLsb = 0, kLimitsMaxPadLsb = 4, kLimitsMaxBatchLsb = 16;
 inline constexpr unsigned kLowLsb = 0, kHighLsb = 16;  ///< IN_SHAPE, IN_DEPTH, MAX_SHAPE
