@@ -1,4 +1,4 @@
-// The planar engine's arithmetic (issue 14, in progress): the divider the hardware uses
+// The planar engine's arithmetic (issue 14): the divider the hardware uses
 // for average pooling against TFLite's rounding, for every count and every sum an int8
 // window reaches; the plain reference of each mode on cases worked by hand.
 #include "npugen/golden/planar/reference.hpp"

@@ -63,13 +63,18 @@ Tensor pool(const Tensor& x, const Window& w, Pool op, const PoolDivider& divide
   return out;
 }
 
-int8_t add(int8_t a, int8_t b, const AddScales& s) {
-  // (x - zp) << 20 stays within int32 for int8 x and zp.
+int32_t add_inputs(int8_t a, int8_t b, const AddScales& s) {
+  // (x - zp) << left_shift stays within int32 for int8 x and zp and a shift up to 23.
   const int32_t sa = (int32_t{a} - s.a_zero_point) * (int32_t{1} << s.left_shift);
   const int32_t sb = (int32_t{b} - s.b_zero_point) * (int32_t{1} << s.left_shift);
-  const int32_t sum = multiply_by_quantized_multiplier(sa, s.a_multiplier, s.a_shift) +
-                      multiply_by_quantized_multiplier(sb, s.b_multiplier, s.b_shift);
-  return static_cast<int8_t>(requantize(sum, s.output));
+  // The sum wraps at 32 bits, as the hardware's adder.
+  return static_cast<int32_t>(
+      static_cast<uint32_t>(multiply_by_quantized_multiplier(sa, s.a_multiplier, s.a_shift)) +
+      static_cast<uint32_t>(multiply_by_quantized_multiplier(sb, s.b_multiplier, s.b_shift)));
+}
+
+int8_t add(int8_t a, int8_t b, const AddScales& s) {
+  return static_cast<int8_t>(requantize(add_inputs(a, b, s), s.output));
 }
 
 namespace {
@@ -142,11 +147,14 @@ Tensor reduce_max(const Tensor& x, Axis axis, unsigned lanes, int32_t act_min, i
       [&](int32_t acc, int) { return clamp8(acc, act_min, act_max); });
 }
 
-int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r) {
-  const int32_t scaled =
-      multiply_by_quantized_multiplier(int32_t{x} - input_zero_point, r.multiplier, r.shift);
+int8_t gain_bias_centered(int32_t centered, int32_t bias, const Requant& r) {
+  const int32_t scaled = multiply_by_quantized_multiplier(centered, r.multiplier, r.shift);
   const int64_t y = int64_t{scaled} + bias + r.zero_point;  // no wrap: the clamp decides
   return static_cast<int8_t>(std::min<int64_t>(std::max<int64_t>(y, r.act_min), r.act_max));
+}
+
+int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r) {
+  return gain_bias_centered(int32_t{x} - input_zero_point, bias, r);
 }
 
 }  // namespace npugen::golden::planar

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "npugen/golden/planar/arith.hpp"
 #include "npugen/golden/post/requant.hpp"
 
 namespace npugen::golden {
@@ -18,6 +19,25 @@ int8_t clamp8(int64_t v, int lo, int hi) {
 }
 
 bool combines_max(PlanarOp op) { return op == PlanarOp::kMaxPool || op == PlanarOp::kReduceMax; }
+
+// The task's output requantization (OUT_MULTIPLIER, SHIFTS.OUT, ZERO_POINTS.OUT, CLAMP).
+Requant output_requant(const PlanarTask& t) {
+  Requant r;
+  r.multiplier = t.out_multiplier, r.shift = t.out_shift;
+  r.zero_point = t.out_zero_point, r.act_min = t.act_min, r.act_max = t.act_max;
+  return r;
+}
+
+// ADD's input scales as the task's registers hold them.
+planar::AddScales add_scales(const PlanarTask& t) {
+  planar::AddScales s;
+  s.a_zero_point = t.a_zero_point, s.b_zero_point = t.b_zero_point;
+  s.left_shift = static_cast<int>(t.left_shift);
+  s.a_multiplier = t.a_multiplier, s.b_multiplier = t.b_multiplier;
+  s.a_shift = t.a_shift, s.b_shift = t.b_shift;
+  s.output = output_requant(t);
+  return s;
+}
 
 }  // namespace
 
@@ -245,15 +265,9 @@ PlanarModel::Lanes PlanarModel::stage_a(const PlanarBeat& b, const std::vector<i
   if (b.read) {
     for (unsigned l = 0; l < v; ++l) {
       switch (b.op) {
-        case PlanarOp::kAdd: {
-          const auto sa =
-              static_cast<int32_t>((int32_t{a[l]} - t.a_zero_point) * (int32_t{1} << t.left_shift));
-          const auto sb = static_cast<int32_t>((int32_t{bdata[l]} - t.b_zero_point) *
-                                               (int32_t{1} << t.left_shift));
-          x[l] = wrap_add(multiply_by_quantized_multiplier(sa, t.a_multiplier, t.a_shift),
-                          multiply_by_quantized_multiplier(sb, t.b_multiplier, t.b_shift));
+        case PlanarOp::kAdd:
+          x[l] = planar::add_inputs(a[l], bdata[l], add_scales(t));
           break;
-        }
         case PlanarOp::kGainBias:
         case PlanarOp::kReduceSum:
           x[l] = int32_t{a[l]} - t.a_zero_point;
@@ -327,16 +341,14 @@ std::vector<int8_t> PlanarModel::stage_b() const {
       }
       case PlanarOp::kAdd:
       case PlanarOp::kReduceSum:
-        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(a, t.out_multiplier, t.out_shift)} +
-                          t.out_zero_point,
-                      t.act_min, t.act_max);
+        y[l] = static_cast<int8_t>(requantize(a, output_requant(t)));
         break;
       case PlanarOp::kGainBias: {
         const PlanarGain& g = gain_rd_[l];
-        y[l] = clamp8(int64_t{multiply_by_quantized_multiplier(
-                          a, g.multiplier, std::max(g.shift, PlanarParams::kMinTableShift))} +
-                          g.bias + t.out_zero_point,
-                      t.act_min, t.act_max);
+        Requant r = output_requant(t);
+        r.multiplier = g.multiplier;
+        r.shift = std::max(g.shift, PlanarParams::kMinTableShift);
+        y[l] = planar::gain_bias_centered(a, g.bias, r);
         break;
       }
       case PlanarOp::kReduceMax:

@@ -1,9 +1,9 @@
-// The planar engine's arithmetic as the engine will compute it (issue 14, in progress):
-// pooling as seed 001's H filter, line buffer and V filter (a row's window taps first, then
-// the window's rows), the average through the reciprocal divider, ADD's and the gain's
-// scaling through the post unit's golden requantization, the reductions row by row (or
-// lane by lane, word by word). The planar golden model is to
-// call these; the plain reference (planar/reference.hpp) computes the same results its own
+// The planar engine's arithmetic (issue 14), operation by operation: pooling as seed 001's
+// H filter, line buffer and V filter (a row's window taps first, then the window's rows),
+// the average through the reciprocal divider, ADD's and the gain's scaling through the post
+// unit's golden requantization, the reductions row by row (or lane by lane, word by word).
+// The golden model at the ports (planar/model.hpp) calls ADD's and the gain's stages and
+// the divider; the plain reference (planar/reference.hpp) computes the same results its own
 // way, and unit tests compare the two on random tensors.
 #pragma once
 
@@ -48,11 +48,16 @@ struct AddScales {
   int a_shift = 0, b_shift = 0;
   Requant output;
 };
-/// TFLite int8 ADD, element by element.
+/// ADD's input converter: both inputs less their zero points, shifted, scaled by their own
+/// multipliers and summed (wrapping at 32 bits): what the engine's stage A forms.
+int32_t add_inputs(int8_t a, int8_t b, const AddScales& s);
+/// TFLite int8 ADD, element by element: add_inputs, then the output's requantization.
 int8_t add(int8_t a, int8_t b, const AddScales& s);
 
 /// Seed 001's gain and bias of one element: clamp(MBQM(x - x_zp) + bias + y_zp).
 int8_t gain_bias(int8_t x, int32_t input_zero_point, int32_t bias, const Requant& r);
+/// The same from x - x_zp (the engine's stage A forms it, stage B the rest).
+int8_t gain_bias_centered(int32_t centered, int32_t bias, const Requant& r);
 
 /// Reductions as the engine forms them. Over H x W: the H filter reduces each row of a
 /// channel, the line buffer's adder (or comparator) accumulates the rows. Over the
