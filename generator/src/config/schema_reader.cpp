@@ -337,6 +337,17 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
 
 bool Section::has(const std::string& key) const { return find(key) != nullptr; }
 
+const YAML::Node* Section::value(const std::string& key, const char* type,
+                                 const char* constraint, const char* doc) {
+  document(key, type, "none", constraint, doc);
+  const Item* item = find(key);
+  return item == nullptr ? nullptr : &item->value;
+}
+
+Location location_of(const YAML::Node& node) { return location_from(node.Mark()); }
+
+std::string describe_value(const YAML::Node& node) { return show_scalar(node); }
+
 void Section::retired(const std::string& key, const std::string& message) {
   known_.push_back(key);
   if (find(key) != nullptr) reader_->error(key_location_of(key), path_of(key), message);

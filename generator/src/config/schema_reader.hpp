@@ -107,6 +107,11 @@ class Section {
   /// keys change (a level switched off means lookahead 0), so that configurations that mean
   /// the same design resolve, and hash, the same.
   void canonical(const std::string& key, nlohmann::json value) { resolved(key, std::move(value)); }
+  /// A key whose value the caller reads itself (a scalar, a list or a mapping of a form the
+  /// typed readers do not cover: `3` or `[3, 3]`, a file name or a number). Documented as
+  /// `type` with `constraint`; absent: nullptr. Report problems at location_of(key).
+  const YAML::Node* value(const std::string& key, const char* type, const char* constraint,
+                          const char* doc);
   /// Whether the mapping has the key (reading it is still up to the caller).
   [[nodiscard]] bool has(const std::string& key) const;
 
@@ -193,6 +198,11 @@ T Section::resolved(const std::string& key, T value) {
   if (!reader_->describing()) reader_->resolved_[pointer_ / key] = value;
   return value;
 }
+
+/// Where a node of the document starts (1-based; 0 when it has no mark).
+Location location_of(const YAML::Node& node);
+/// A value as messages quote it: nothing, a list, a mapping, 'text' or "quoted".
+std::string describe_value(const YAML::Node& node);
 
 /// Renders the schema as a Markdown table plus the list of rules.
 std::string schema_markdown(const Schema& schema);

@@ -14,7 +14,9 @@
 namespace npugen::sched {
 
 TaskListResult load_network_file(const std::filesystem::path& file, const config::Config& config);
+/// `dir`: where the network's .npy files are (a shape-only network has none).
 TaskListResult load_network_text(const std::string& text, const std::string& display_name,
-                                 const config::Config& config);
+                                 const config::Config& config,
+                                 const std::filesystem::path& dir = ".");
 
 }  // namespace npugen::sched
