@@ -24,6 +24,13 @@ int parse_bench_options(int argc, char** argv, const BenchSpec& spec, BenchOptio
                    "Run this task list (binary descriptors, npugen schedule --descriptors) to "
                    "completion instead of random scenarios");
   }
+  if (spec.run) {
+    app.add_option("--run", o.run,
+                   "Run this compiled network (a run file, npugen run writes it) instead of a "
+                   "random one");
+    app.add_option("--results", o.results,
+                   "Write every layer's tensor and the cycle it finished here (with --run)");
+  }
   if (spec.max_rows_limit > 0) {
     app.add_option("--max-rows", o.max_rows, "Most rows C of a job")
         ->check(CLI::Range(1U, spec.max_rows_limit))

@@ -19,6 +19,8 @@ struct BenchOptions {
   std::string vectors;      ///< stimulus and expected outputs, one cycle a line
   std::string descriptors;  ///< a task list to run instead of the random scenarios
   std::string summary;      ///< JSON summary file
+  std::string run;          ///< a run file (npugen run): compiled network, input, reference
+  std::string results;      ///< where the run's layer tensors and cycles go
   unsigned max_rows = 0;    ///< most rows of a zero-skipping job
   double valid_probability = 0.9;
 };
@@ -30,6 +32,7 @@ struct BenchSpec {
   std::string modes_help = "check: RTL against the golden model";
   bool vectors = false;
   bool descriptors = false;
+  bool run = false;  ///< takes --run and --results (the NPU)
   unsigned max_rows_limit = 0;    ///< 0: no --max-rows
   unsigned max_rows_default = 0;  ///< --max-rows when not given
   bool valid_probability = false;

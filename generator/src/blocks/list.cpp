@@ -2,6 +2,7 @@
 // adds its include and its entry here, and nothing else outside its own folders.
 #include "blocks/agu/agu.hpp"
 #include "blocks/block.hpp"
+#include "blocks/npu/npu.hpp"
 #include "blocks/pe_array/pe_array.hpp"
 #include "blocks/planar/planar.hpp"
 #include "blocks/post/post.hpp"
@@ -15,7 +16,8 @@ namespace npugen::blocks {
 const std::vector<const Block*>& all() {
   static const std::vector<const Block*> kBlocks = {
       &pe_array::block(), &zs::block(),   &vq::block(),        &tasks::block(),
-      &agu::block(),      &post::block(), &sequencer::block(), &planar::block()};
+      &agu::block(),      &post::block(), &sequencer::block(), &planar::block(),
+      &npu::block()};
   return kBlocks;
 }
 

@@ -44,5 +44,7 @@ void add_bench_command(CLI::App& app);
 void add_preprocess_command(CLI::App& app);
 void add_vq_command(CLI::App& app);
 void add_schedule_command(CLI::App& app);
+/// npugen compile and npugen run.
+void add_network_commands(CLI::App& app);
 
 }  // namespace npugen::cli

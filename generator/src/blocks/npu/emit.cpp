@@ -1,0 +1,49 @@
+// The NPU top's files: its package (its constants and its register map's), its RTL (the
+// engines' files first, as they list them, then the top), the register map's renderings and
+// the synthesis script.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "blocks/npu/npu.hpp"
+#include "elab/design.hpp"
+#include "emit/block_files.hpp"
+#include "emit/eda_emitter.hpp"
+#include "emit/primitives.hpp"
+#include "emit/templates.hpp"
+
+namespace npugen::blocks::npu {
+
+BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
+  BlockFiles out;
+  out.top = npu_module;
+  // The engines inside, leaves first (rendered again into a scratch map: the same text);
+  // a file both list (the common queue) once.
+  for (const char* name : {"sequencer", "planar"}) {
+    const BlockDesign* inner = elab.find(name);
+    if (inner == nullptr) throw std::logic_error(fmt::format("the NPU needs block {}", name));
+    util::FileMap scratch;
+    for (auto& path : inner->emit(elab, scratch).rtl) {
+      if (std::find(out.rtl.begin(), out.rtl.end(), path) == out.rtl.end()) {
+        out.rtl.push_back(std::move(path));
+      }
+    }
+  }
+  const auto map = golden::npu_csr::register_map(design);
+  emit::emit_package_with_registers(elab, block(), constants(), map, files, out);
+  emit::TemplateData d = emit::common_data(elab, "//");
+  d.set("pkg", package);
+  d.set("npu_module", npu_module);
+  d.set("seq_module", seq_module);
+  d.set("planar_module", planar_module);
+  d.set("lanes", emit::dec(design.lanes()));
+  for (auto& path :
+       emit::render_modules(d, {{npu_module, "npu/npu.sv.mustache"}}, files)) {
+    out.rtl.push_back(std::move(path));
+  }
+  out.synthesis_script =
+      emit::synthesis_script(elab, block(), out.top, out.rtl, files, "", "", " -noshare");
+  return out;
+}
+
+}  // namespace npugen::blocks::npu

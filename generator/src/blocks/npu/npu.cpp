@@ -1,0 +1,160 @@
+#include "blocks/npu/npu.hpp"
+
+#include <fmt/format.h>
+
+#include "blocks/agu/agu.hpp"
+#include "blocks/planar/planar.hpp"
+#include "blocks/sequencer/sequencer.hpp"
+#include "emit/cpp_literal.hpp"
+
+namespace npugen::blocks::npu {
+namespace {
+
+constexpr std::string_view kName = "npu";
+
+NpuConfig read_section(config::Reader& r, config::Section& root, const config::Config& c) {
+  NpuConfig nc;
+  config::Section s = root.section(
+      "npu",
+      "NPU top (issue 15, docs/npu.md): the sequencer (the neural engine) and the planar engine "
+      "under one APB port, a host data port and an interrupt; the planar engine reads and "
+      "writes the sequencer's activation buffers A and B. `npugen compile` and `npugen run` "
+      "run networks on it. Absent or disabled: not generated.");
+  s.boolean("enabled", nc.enabled, "Generate the NPU top.");
+  if (!r.describing() && !nc.enabled) {
+    s.finish();
+    return nc;
+  }
+  const auto where = s.location_of("enabled");
+  const std::string path = s.path_of("enabled");
+  const sequencer::SequencerConfig& seq = sequencer::config_of(c);
+  const planar::PlanarConfig& planar = planar::config_of(c);
+  const agu::AguConfig& agu = agu::config_of(c);
+  r.rule("npu.enabled needs sequencer.enabled and planar.enabled: the top instantiates both.");
+  if (!r.describing()) {
+    if (!seq.enabled) r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
+    if (!planar.enabled)
+      r.error(where, path, "the NPU needs the planar engine: set planar.enabled");
+  }
+  r.rule(
+      "With the NPU, planar.words_per_cycle is 1 (the planar engine moves a buffer word a "
+      "transfer through the sequencer's host port) and planar.act_words is 2 x agu.act_words "
+      "(its addresses reach buffer A, then buffer B).");
+  if (!r.describing() && planar.enabled && seq.enabled) {
+    if (planar.params.words != 1) {
+      r.error(where, path,
+              fmt::format("the NPU's planar engine moves one buffer word a transfer: set "
+                          "planar.words_per_cycle to 1 (it is {})",
+                          planar.params.words));
+    }
+    if (planar.params.act_words != 2 * agu.params.act_words) {
+      r.error(where, path,
+              fmt::format("the NPU's planar engine addresses buffers A and B of {} words each: "
+                          "set planar.act_words to {} (it is {})",
+                          agu.params.act_words, 2 * agu.params.act_words,
+                          planar.params.act_words));
+    }
+  }
+  s.finish();
+  return nc;
+}
+
+class NpuBlock : public SectionBlock<NpuConfig> {
+ public:
+  NpuBlock() : SectionBlock(kName, "the NPU top", read_section) {}
+  [[nodiscard]] BenchInfo bench() const override {
+    BenchInfo b;
+    b.modes = {"check", "network"};
+    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "npu", "network"};
+    return b;
+  }
+  [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
+      const config::Config& c) const override {
+    auto d = std::make_shared<Design>();
+    const auto seq = sequencer::block().elaborate(c);
+    d->design.seq = static_cast<const sequencer::Design&>(*seq).design;
+    d->design.planar = planar::config_of(c).params;
+    const std::string& prefix = c.design.module_prefix;
+    d->npu_module = fmt::format("{}_{}", prefix, kName);
+    d->package = d->npu_module + "_pkg";
+    d->seq_module = fmt::format("{}_sequencer", prefix);
+    d->planar_module = fmt::format("{}_planar", prefix);
+    return d;
+  }
+  void draw(RandomDraw& d, YAML::Node& root) const override {
+    YAML::Node seq = root["sequencer"];
+    YAML::Node planar = root["planar"];
+    const bool can = seq && seq["enabled"].as<bool>(false) && planar &&
+                     planar["enabled"].as<bool>(false) && root["agu"] && root["agu"]["act_words"];
+    if (d.chance(30)) return;  // absent: not generated
+    YAML::Node npu(YAML::NodeType::Map);
+    DrawnSection s(d, npu);
+    const bool enabled = can && d.chance(70);
+    s.always("enabled", enabled);
+    if (enabled) {
+      planar["words_per_cycle"] = 1;
+      planar["act_words"] = 2 * root["agu"]["act_words"].as<int64_t>();
+    }
+    root["npu"] = npu;
+  }
+};
+
+}  // namespace
+
+const Block& block() {
+  static const NpuBlock kBlock;
+  return kBlock;
+}
+
+const NpuConfig& config_of(const config::Config& config) {
+  return config.sections.get<NpuConfig>(kName);
+}
+
+nlohmann::json Design::derived_json() const {
+  return {{"host_data_bits", design.host_data_bits()},
+          {"host_addr_bits", design.host_addr_bits()},
+          {"modules", {npu_module}}};
+}
+
+elab::SvConstants Design::constants() const {
+  using elab::SvConstant;
+  using namespace golden::npu_csr;
+  const golden::NpuDesign& g = design;
+  return {
+      SvConstant::integer("Lanes", g.lanes(), "L: bytes of a buffer word."),
+      SvConstant::integer("ActWords", g.act_words(), "Words of each activation buffer."),
+      SvConstant::integer("PlanarAddrBits", g.planar.act_addr_bits(),
+                          "Bits of a planar engine address (buffer A, then B)."),
+      SvConstant::integer("SeqAddrBits", g.seq.mem_addr_bits(),
+                          "Bits of the sequencer's host-port address."),
+      SvConstant::integer("SeqDataBits", g.seq.mem_data_bits(),
+                          "Bits of the sequencer's host-port data."),
+      SvConstant::integer("HostAddrBits", g.host_addr_bits(), "Bits of the host port's address."),
+      SvConstant::integer("HostDataBits", g.host_data_bits(), "Bits of the host port's data."),
+      SvConstant::integer("TargetBits", golden::kHostTargetBits, "Bits of a host-port target."),
+      SvConstant::integer("GainRowBits", golden::field_bits(uint64_t{g.planar.table_rows()} - 1),
+                          "Bits of a planar gain-table row."),
+      SvConstant::integer("ShiftBits", golden::PlanarParams::kShiftBits, "Bits of a gain shift."),
+      SvConstant::integer("ApbAddrBits", kAddrBits, "Bits of the APB port's address."),
+      SvConstant::integer("SeqApbBits", golden::sequencer_csr::kAddrBits,
+                          "Bits of the sequencer's APB address."),
+      SvConstant::integer("PlanarApbBits",
+                          golden::planar_csr::register_map(g.planar).addr_bits(),
+                          "Bits of the planar engine's APB address."),
+  };
+}
+
+std::vector<std::string> Design::summary() const {
+  const golden::NpuDesign& g = design;
+  return {fmt::format(
+      "npu {}: {} ({} x {} array) and {} under one APB port; buffers A and B of {} words; host "
+      "port {} data bits, {} address bits",
+      npu_module, seq_module, g.seq.tiles(), g.lanes(), planar_module, g.act_words(),
+      g.host_data_bits(), g.host_addr_bits())};
+}
+
+DesignParams Design::design_params() const {
+  return {{"npugen/golden/npu/params.hpp"}, ""};
+}
+
+}  // namespace npugen::blocks::npu

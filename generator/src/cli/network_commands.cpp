@@ -1,0 +1,440 @@
+// npugen compile and npugen run (issue 15, docs/npu.md): a network file compiled for a
+// design's NPU top, and run on its verilated model against the golden model and the plain
+// reference network interpreter, layer by layer.
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "blocks/npu/npu.hpp"
+#include "cli/commands.hpp"
+#include "cli/sim_setup.hpp"
+#include "net/network_file.hpp"
+#include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/npu/run_file.hpp"
+#include "util/npy.hpp"
+#include "util/output_tree.hpp"
+#include "util/process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace npugen::cli {
+namespace {
+
+constexpr const char* kRunMarker = ".npugen-run";
+constexpr const char* kCompileMarker = ".npugen-compile";
+
+const blocks::npu::Design& npu_of(const elab::Design& design, const std::string& config) {
+  const auto* b = design.find("npu");
+  if (b == nullptr) {
+    throw CommandError(kBadInput, fmt::format("{}: the design does not generate the NPU top "
+                                              "(set npu.enabled; docs/npu.md)",
+                                              config));
+  }
+  return static_cast<const blocks::npu::Design&>(*b);
+}
+
+net::NetworkFile read_network(const std::string& file) {
+  net::NetworkResult r = net::read_network_file(file);
+  if (!r.file) {
+    for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+    throw CommandError(kBadInput, fmt::format("{} error(s) in {}",
+                                              config::error_count(r.diagnostics), file));
+  }
+  if (!r.file->network.has_arithmetic) {
+    throw CommandError(kBadInput,
+                       fmt::format("{}: the network has no weights (a shape-only network "
+                                   "is for npugen schedule; give each conv and fc layer its "
+                                   "weights, bias and output quantization)",
+                                   file));
+  }
+  return std::move(*r.file);
+}
+
+golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
+                        const std::string& file, int batch) {
+  try {
+    return golden::compile_network(d, f.network, batch);
+  } catch (const golden::CompileError& e) {
+    const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
+                         ? f.network.layers[static_cast<size_t>(e.layer)].line
+                         : f.input_line;
+    std::fprintf(stderr, "%s:%d: error: %s\n", file.c_str(), line, e.what());
+    throw CommandError(kBadInput, "");
+  }
+}
+
+// The input .npy: int8 [N][H][W][C] of the network's input shape.
+golden::reference::Tensor read_input(const std::string& file, const golden::net::Network& n) {
+  util::NpyArray a;
+  try {
+    a = util::read_npy(file);
+  } catch (const util::NpyError& e) {
+    throw CommandError(kBadInput, fmt::format("{}: {}", file, e.what()));
+  }
+  const bool ok = a.dtype.size() == 3 && a.dtype[1] == 'i' && a.dtype[2] == '1' &&
+                  a.shape.size() == 4 && a.shape[0] >= 1 &&
+                  a.shape[1] == static_cast<size_t>(n.input.h) &&
+                  a.shape[2] == static_cast<size_t>(n.input.w) &&
+                  a.shape[3] == static_cast<size_t>(n.input.c);
+  if (!ok) {
+    std::string shape;
+    for (size_t s : a.shape) shape += fmt::format("[{}]", s);
+    throw CommandError(kBadInput, fmt::format("{}: expected int8 [N][{}][{}][{}] (the "
+                                              "network's input), got {} {}",
+                                              file, n.input.h, n.input.w, n.input.c, a.dtype,
+                                              shape));
+  }
+  golden::reference::Tensor t;
+  t.n = static_cast<int>(a.shape[0]);
+  t.h = n.input.h;
+  t.w = n.input.w;
+  t.c = n.input.c;
+  t.data.assign(a.values.begin(), a.values.end());
+  return t;
+}
+
+// Images n0 .. n0 + n - 1 of a tensor.
+golden::reference::Tensor slice(const golden::reference::Tensor& t, int n0, int n) {
+  golden::reference::Tensor s = t;
+  const size_t per = static_cast<size_t>(t.h) * t.w * t.c;
+  s.n = n;
+  s.data.assign(t.data.begin() + static_cast<std::ptrdiff_t>(per * n0),
+                t.data.begin() + static_cast<std::ptrdiff_t>(per * (n0 + n)));
+  return s;
+}
+
+// Appends `more`'s images to `t` (empty: becomes `more`).
+void append(golden::reference::Tensor& t, const golden::reference::Tensor& more) {
+  if (t.data.empty()) {
+    t = more;
+    return;
+  }
+  t.n += more.n;
+  t.data.insert(t.data.end(), more.data.begin(), more.data.end());
+}
+
+std::string tensor_npy(const golden::reference::Tensor& t, bool flat) {
+  std::vector<size_t> shape = flat ? std::vector<size_t>{static_cast<size_t>(t.n),
+                                                         static_cast<size_t>(t.c)}
+                                   : std::vector<size_t>{static_cast<size_t>(t.n),
+                                                         static_cast<size_t>(t.h),
+                                                         static_cast<size_t>(t.w),
+                                                         static_cast<size_t>(t.c)};
+  return util::npy_bytes(util::NpyType::kInt8, shape,
+                         std::vector<int64_t>(t.data.begin(), t.data.end()));
+}
+
+// The compiled network as JSON: layers, where their outputs are, the bounds.
+nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : p.layers) {
+    layers.push_back({{"name", l.name},
+                      {"op", golden::net::op_name(l.op)},
+                      {"engine", l.neural ? "neural" : "planar"},
+                      {"output",
+                       {{"buffer", l.out.buf == 0 ? "A" : "B"},
+                        {"base", l.out.base},
+                        {"words", l.out.words(d.lanes())},
+                        {"shape", {l.out.n, l.out.h, l.out.w, l.out.c}}}},
+                      {"macs", l.macs},
+                      {"mapping_bound", l.mapping_bound},
+                      {"weight_rows", l.weight_rows}});
+  }
+  size_t host_writes = 0, apb_writes = 0;
+  for (const auto& s : p.steps) {
+    host_writes += s.kind == golden::ProgramStep::Kind::kHostWrite;
+    apb_writes += s.kind == golden::ProgramStep::Kind::kApbWrite;
+  }
+  return {{"lanes", p.lanes},
+          {"input",
+           {{"buffer", p.input.buf == 0 ? "A" : "B"},
+            {"base", p.input.base},
+            {"words", p.input.words(d.lanes())}}},
+          {"layers", layers},
+          {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
+}
+
+struct NetOptions {
+  std::string config, network, input, out, design_dir, trace, labels;
+  int batch = 1;
+  uint64_t seed = 1;
+  uint64_t trace_from = 0;
+};
+
+}  // namespace
+
+void add_network_commands(CLI::App& app) {
+  static NetOptions c;
+  auto* compile_cmd = app.add_subcommand(
+      "compile",
+      "Compile a network file for a design's NPU top: tensor placement, weight and parameter "
+      "images, the register writes of every layer, and a report with the expected cycles of "
+      "every layer (the golden model's, on zero input).");
+  compile_cmd->add_option("CONFIG", c.config, "YAML configuration (npu.enabled)")->required();
+  compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)")->required();
+  compile_cmd->add_option("--out", c.out, "Output folder")->required();
+  compile_cmd->add_option("--batch", c.batch, "Images")->check(CLI::Range(1, 4096))
+      ->capture_default_str();
+  compile_cmd->callback([] {
+    const elab::Design design = load_design(c.config);
+    const golden::NpuDesign& d = npu_of(design, c.config).design;
+    const net::NetworkFile f = read_network(c.network);
+    const golden::Program p = compile(d, f, c.network, c.batch);
+    golden::reference::Tensor zero;
+    zero.n = c.batch;
+    zero.h = f.network.input.h;
+    zero.w = f.network.input.w;
+    zero.c = f.network.input.c;
+    zero.data.assign(static_cast<size_t>(c.batch) * f.network.input.elements(), 0);
+    const golden::ProgramRun run = golden::run_program(d, p, zero);
+    nlohmann::json report = program_json(d, p);
+    uint64_t last = 0;
+    for (size_t i = 0; i < p.layers.size(); ++i) {
+      report["layers"][i]["expected_cycles"] = run.finished_at[i] - last;
+      last = run.finished_at[i];
+    }
+    report["expected_cycles"] = run.cycles;
+    util::FileMap files;
+    files[kCompileMarker] = "npugen compile output\n";
+    files["program.txt"] = golden::program_text(p);
+    files["report.json"] = report.dump(2) + "\n";
+    util::write_tree_atomically(c.out, files, kCompileMarker, {});
+    std::printf("%s: %zu layers, %zu steps, %llu cycles expected for %d image(s); %s\n",
+                c.network.c_str(), p.layers.size(), p.steps.size(),
+                static_cast<unsigned long long>(run.cycles), c.batch, c.out.c_str());
+  });
+
+  static NetOptions r;
+  auto* run_cmd = app.add_subcommand(
+      "run",
+      "Compile a network, run it on the design's verilated NPU top (the model cached by "
+      "content hash) against the golden model every cycle and the plain reference network "
+      "interpreter every layer, and write every layer's tensor and stats.json. Exit status 1 "
+      "on the first mismatch, with the command that reproduces it with a waveform.");
+  run_cmd->add_option("CONFIG", r.config, "YAML configuration (npu.enabled)")->required();
+  run_cmd->add_option("--network", r.network, "Network file (docs/network.md)")->required();
+  run_cmd->add_option("--input", r.input, "Input images: int8 [N][H][W][C] .npy")->required();
+  run_cmd->add_option("--out", r.out, "Output folder (default: generated/<design>/run)");
+  run_cmd->add_option("--design", r.design_dir, "Design folder (default: generated/<design>)");
+  run_cmd->add_option("--labels", r.labels,
+                      "Class labels .npy [N]: report the top-1 accuracy of the last layer");
+  run_cmd->add_option("--seed", r.seed, "Seed (kept for the reproduce line)")->capture_default_str();
+  run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
+  run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
+  run_cmd->callback([] {
+    const elab::Design design = load_design(r.config);
+    const auto& npu = npu_of(design, r.config);
+    const golden::NpuDesign& d = npu.design;
+    const net::NetworkFile f = read_network(r.network);
+    golden::RunFile run;
+    run.input = read_input(r.input, f.network);
+    std::vector<int64_t> labels;
+    if (!r.labels.empty()) {
+      try {
+        const util::NpyArray a = util::read_npy(r.labels);
+        if (a.shape.size() != 1 || a.shape[0] != static_cast<size_t>(run.input.n)) {
+          throw util::NpyError(fmt::format("expected [{}] labels", run.input.n));
+        }
+        labels = a.values;
+      } catch (const util::NpyError& e) {
+        throw CommandError(kBadInput, fmt::format("{}: {}", r.labels, e.what()));
+      }
+    }
+    // Images go in batches of the most that fit the buffers (and the engines' batch maxima).
+    const int most = static_cast<int>(std::min(d.seq.agu.max_batch, d.planar.max_batch));
+    int batch = std::min(run.input.n, most);
+    for (; batch > 1; --batch) {
+      try {
+        (void)golden::compile_network(d, f.network, batch);
+        break;
+      } catch (const golden::CompileError&) {
+      }
+    }
+    const golden::Program first = compile(d, f, r.network, batch);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto tensors = golden::reference::run_network(f.network, run.input);
+    const double reference_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    require_sim_tools();
+    const fs::path dir = output_dir(design, r.design_dir);
+    generate_design(design, dir, true);
+    const bool trace = !r.trace.empty();
+    const SimBuild build = build_sim(design, dir, trace, false, npu);
+    const fs::path out = r.out.empty() ? dir / "run" : fs::path(r.out);
+    const fs::path work = dir / "sim" / "run-work";
+    fs::create_directories(work);
+    const fs::path results = work / "results.txt";
+    const std::string repro =
+        fmt::format("npugen run {} --network {} --input {}", r.config, r.network, r.input);
+    // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
+    const size_t count = f.network.layers.size();
+    golden::RunResults res;
+    res.layers.resize(count);
+    std::vector<uint64_t> layer_cycles(count, 0);
+    golden::Program p = first;
+    for (auto& l : p.layers) l.macs = l.mapping_bound = 0;
+    const int batches = (run.input.n + batch - 1) / batch;
+    const bool terminal = isatty(fileno(stdout)) != 0;
+    for (int b = 0; b < batches; ++b) {
+      const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
+      golden::RunFile chunk;
+      chunk.program = n == batch ? first : compile(d, f, r.network, n);
+      chunk.input = slice(run.input, n0, n);
+      for (size_t i = 1; i < tensors.size(); ++i) chunk.expected.push_back(slice(tensors[i], n0, n));
+      util::write_file_atomically(work / "network.run", golden::run_file_text(chunk));
+      fs::remove(results);
+      std::vector<std::string> argv = {build.binary.string(),
+                                       "--repro",
+                                       repro + (batches > 1 ? fmt::format(" (batch {} of {}: "
+                                                                          "images {} to {})",
+                                                                          b + 1, batches, n0,
+                                                                          n0 + n - 1)
+                                                            : std::string()),
+                                       "--mode",
+                                       "network",
+                                       "--run",
+                                       (work / "network.run").string(),
+                                       "--results",
+                                       results.string(),
+                                       "--summary",
+                                       (work / "summary.json").string(),
+                                       "--cycles",
+                                       "4000000000",
+                                       "--seed",
+                                       std::to_string(r.seed)};
+      if (trace) {
+        argv.insert(argv.end(), {"--trace", fs::absolute(r.trace).string(), "--trace-from",
+                                 std::to_string(r.trace_from)});
+      }
+      const fs::path log = work / "sim.log";
+      const int rc = util::run_program(argv, log);
+      if (rc == -1) throw CommandError(kToolFailed, "cannot start " + build.binary.string());
+      if (rc != 0) {
+        std::fprintf(stderr, "%s", util::tail_of_file(log, 60).c_str());
+        throw CommandError(rc == 1 ? kSimulationFailed : rc == 2 ? kBadInput : kToolFailed, "");
+      }
+      const golden::RunResults part = golden::parse_results(util::read_file(results));
+      res.cycles += part.cycles;
+      uint64_t last = 0;
+      for (size_t i = 0; i < count && i < part.layers.size(); ++i) {
+        const golden::LayerResult& l = part.layers[i];
+        layer_cycles[i] += l.finished_at - last;
+        last = l.finished_at;
+        res.layers[i].name = l.name;
+        append(res.layers[i].tensor, l.tensor);
+        p.layers[i].macs += chunk.program.layers[i].macs;
+        p.layers[i].mapping_bound += chunk.program.layers[i].mapping_bound;
+      }
+      if (terminal) {
+        std::printf("\r[%-30s] batch %d of %d, %llu cycles", 
+                    std::string(static_cast<size_t>(30 * (b + 1) / batches), '#').c_str(), b + 1,
+                    batches, static_cast<unsigned long long>(res.cycles));
+        std::fflush(stdout);
+      }
+    }
+    if (terminal) std::printf("\n");
+    uint64_t sum = 0;
+    for (size_t i = 0; i < count; ++i) res.layers[i].finished_at = sum += layer_cycles[i];
+    // The files: every layer's tensor, the output, stats.json.
+    util::FileMap files;
+    files[kRunMarker] = "npugen run output\n";
+    nlohmann::json layers = nlohmann::json::array();
+    uint64_t last = 0, total_macs = 0;
+    const double macs_per_cycle = static_cast<double>(d.seq.tiles()) * d.lanes();
+    for (size_t i = 0; i < res.layers.size(); ++i) {
+      const golden::LayerResult& l = res.layers[i];
+      const golden::ProgramLayer& pl = p.layers[i];
+      const bool flat = pl.op == golden::net::Op::kFc;
+      files["layers/" + l.name + ".npy"] = tensor_npy(l.tensor, flat);
+      const uint64_t cycles = l.finished_at - last;
+      last = l.finished_at;
+      total_macs += pl.macs;
+      layers.push_back(
+          {{"name", l.name},
+           {"op", golden::net::op_name(pl.op)},
+           {"engine", pl.neural ? "neural" : "planar"},
+           {"cycles", cycles},
+           {"macs", pl.macs},
+           {"mapping_bound", pl.mapping_bound},
+           {"mac_utilisation",
+            pl.neural && cycles > 0 ? static_cast<double>(pl.macs) / (macs_per_cycle * cycles) : 0.0},
+           {"mapping_efficiency",
+            cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
+           {"weight_rows", pl.weight_rows},
+           {"output_words", pl.out.words(d.lanes())}});
+    }
+    if (!res.layers.empty()) {
+      const golden::ProgramLayer& pl = p.layers.back();
+      files["output.npy"] =
+          tensor_npy(res.layers.back().tensor, pl.op == golden::net::Op::kFc);
+    }
+    const double clock = design.config.design.clock_mhz;
+    const double per_image = static_cast<double>(res.cycles) / run.input.n;
+    nlohmann::json stats = {
+        {"design", design.config.design.name},
+        {"network", r.network},
+        {"images", run.input.n},
+        {"layers", layers},
+        {"total",
+         {{"cycles", res.cycles},
+          {"cycles_per_image", per_image},
+          {"macs", total_macs},
+          {"mac_utilisation",
+           res.cycles > 0 ? static_cast<double>(total_macs) / (macs_per_cycle * res.cycles) : 0.0},
+          {"clock_mhz", clock},
+          {"images_per_second", per_image > 0 ? clock * 1e6 / per_image : 0.0}}}};
+    auto top1 = [&](const golden::reference::Tensor& y) {
+      const size_t k = static_cast<size_t>(y.h) * y.w * y.c;
+      size_t correct = 0;
+      for (int n = 0; n < y.n; ++n) {
+        size_t best = 0;  // ties go to the lower class, as numpy's argmax
+        for (size_t j = 1; j < k; ++j) {
+          if (y.data[n * k + j] > y.data[n * k + best]) best = j;
+        }
+        correct += static_cast<int64_t>(best) == labels[static_cast<size_t>(n)];
+      }
+      return correct;
+    };
+    size_t reference_correct = 0;
+    if (!labels.empty()) {
+      stats["total"]["top1_correct"] = top1(res.layers.back().tensor);
+      reference_correct = top1(tensors.back());
+      stats["total"]["top1_correct_reference"] = reference_correct;
+      stats["total"]["top1_accuracy"] =
+          static_cast<double>(stats["total"]["top1_correct"].get<size_t>()) / run.input.n;
+    }
+    files["stats.json"] = stats.dump(2) + "\n";
+    util::write_tree_atomically(out, files, kRunMarker, {});
+    std::printf("%-12s %-10s %-7s %10s %10s %8s\n", "layer", "op", "engine", "cycles", "MACs",
+                "util");
+    for (const auto& l : layers) {
+      std::printf("%-12s %-10s %-7s %10llu %10llu %8.3f\n", l["name"].get<std::string>().c_str(),
+                  l["op"].get<std::string>().c_str(), l["engine"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(l["cycles"].get<uint64_t>()),
+                  static_cast<unsigned long long>(l["macs"].get<uint64_t>()),
+                  l["mac_utilisation"].get<double>());
+    }
+    std::printf("every layer equals the golden model and the reference interpreter "
+                "(%d batch(es) of up to %d images; reference: %.2f s)\n",
+                batches, batch, reference_seconds);
+    std::printf("%d image(s): %llu cycles, %.1f cycles per image, %.0f images/s at %.0f MHz\n",
+                run.input.n, static_cast<unsigned long long>(res.cycles), per_image,
+                per_image > 0 ? clock * 1e6 / per_image : 0.0, clock);
+    if (!labels.empty()) {
+      std::printf("top-1 accuracy: %zu of %d (%.2f%%); the reference interpreter's: %zu of %d\n",
+                  stats["total"]["top1_correct"].get<size_t>(), run.input.n,
+                  100.0 * stats["total"]["top1_accuracy"].get<double>(), reference_correct,
+                  run.input.n);
+    }
+    std::printf("results: %s\n", out.string().c_str());
+  });
+}
+
+}  // namespace npugen::cli

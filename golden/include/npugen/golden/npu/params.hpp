@@ -1,0 +1,77 @@
+// The NPU top (issue 15, docs/npu.md): the sequencer (the neural engine: address generator,
+// dense PE array, post unit, activation buffers A and B, weight store and cache) and the
+// planar engine, which reads and writes buffers A and B through the sequencer's host port;
+// one APB port over both, a host data port, an interrupt. NpuDesign is what a generated top
+// is built from; npu_csr is its address map and its own registers.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/common/regmap.hpp"
+#include "npugen/golden/planar/params.hpp"
+#include "npugen/golden/sequencer/params.hpp"
+
+namespace npugen::golden {
+
+struct NpuDesign {
+  SequencerDesign seq;  ///< the neural engine and what it instantiates
+  PlanarParams planar;  ///< the planar engine: lanes = L, words = 1, act_words = 2 x buffer
+
+  [[nodiscard]] unsigned lanes() const { return seq.lanes(); }
+  /// Words of each activation buffer; the planar engine's addresses: buffer A at
+  /// [0, act_words), buffer B at [act_words, 2 x act_words).
+  [[nodiscard]] uint64_t act_words() const { return seq.agu.act_words; }
+  /// Bits of a planar gain-table row as the host port writes it: L biases, L multipliers,
+  /// L shifts (the planar engine's param_* ports).
+  [[nodiscard]] unsigned gain_bits() const {
+    return planar.lanes * (64 + PlanarParams::kShiftBits);
+  }
+  /// Bits of the host port's data and address: the widest of the sequencer's and the gain
+  /// table's.
+  [[nodiscard]] unsigned host_data_bits() const { return std::max(seq.mem_data_bits(), gain_bits()); }
+  [[nodiscard]] unsigned host_addr_bits() const {
+    return std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()} - 1));
+  }
+};
+
+/// Targets of the top's host port: the sequencer's four, and the planar gain table.
+enum class HostTarget : unsigned {
+  kBufferA = 0,      ///< a word of L int8
+  kBufferB = 1,      ///< a word of L int8
+  kWeights = 2,      ///< a weight-store row (T x L int8)
+  kParams = 3,       ///< a post parameter-table group (write only)
+  kPlanarGains = 4,  ///< a planar gain-table row of L entries (write only; always ready)
+};
+inline constexpr unsigned kHostTargetBits = 3;
+
+/// Where lane l of a planar gain-table row sits in the host port's data: the L biases,
+/// the L multipliers, then the L 6-bit shifts.
+constexpr unsigned gain_bias_lsb(unsigned /*lanes*/, unsigned l) { return l * 32; }
+constexpr unsigned gain_multiplier_lsb(unsigned lanes, unsigned l) { return (lanes + l) * 32; }
+constexpr unsigned gain_shift_lsb(unsigned lanes, unsigned l) {
+  return lanes * 64 + l * PlanarParams::kShiftBits;
+}
+
+namespace npu_csr {
+/// APB windows: the sequencer's whole port (its own three windows inside), the planar
+/// engine's, and the top's own registers.
+inline constexpr unsigned kAddrBits = 11;
+inline constexpr uint32_t kSequencerWindow = 0x000;  ///< 0x400 bytes
+inline constexpr uint32_t kPlanarWindow = 0x400;     ///< 0x200 bytes
+inline constexpr uint32_t kOwnWindow = 0x600;        ///< 0x200 bytes
+// Own registers, offsets inside kOwnWindow.
+inline constexpr uint32_t kStatus = 0x00;
+inline constexpr uint32_t kIrqEnable = 0x04;
+inline constexpr uint32_t kInfo = 0x08;
+inline constexpr uint32_t kCycles = 0x0c;
+/// STATUS: SEQ_DONE and PLANAR_DONE sticky (write 1 to clear), CFG_ERR and BUSY read only.
+inline constexpr unsigned kSeqDoneBit = 0, kPlanarDoneBit = 1, kCfgErrBit = 2, kBusyBit = 3;
+/// INFO: L, and log2 of the words of a buffer rounded up.
+inline constexpr unsigned kInfoLanesLsb = 0, kInfoActBitsLsb = 8;
+
+regmap::RegisterMap register_map(const NpuDesign& d);
+}  // namespace npu_csr
+
+}  // namespace npugen::golden

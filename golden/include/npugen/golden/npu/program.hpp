@@ -1,0 +1,139 @@
+// A network compiled for an NPU top (issue 15, docs/npu.md): where every tensor, weight row
+// and parameter group goes, and the steps a host takes to run it (host-port writes of
+// weights and parameters, APB writes of each layer's register group, waits for the engines'
+// completions), plus what the runner needs to read results back and report. compile_network
+// makes it from a golden::net::Network; the golden executor (run_program) and the
+// co-simulation's testbench feed it to the golden model and the verilated top through one
+// ProgramDriver.
+//
+// Placement: tensors are int8 NHWC in buffer words of L channels (ceil(C/L) words a pixel,
+// lanes beyond C zero), N images one after the other. A neural layer reads one buffer and
+// writes the other (the sequencer refuses one buffer for both); a planar layer writes the
+// buffer other than its first input's when it fits there, else the same one. A tensor's
+// space is freed after its last reader (list order); the network's output is kept.
+// Weight rows and post parameter groups are laid out layer after layer from row and group 0;
+// the planar gain table is written before each gain_bias layer (one layer's channels at
+// most). Layers run one after the other: the host programs a layer and waits for its
+// engine's completion before programming the next (phase 1: the task unit will overlap
+// them).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "npugen/golden/network/network.hpp"
+#include "npugen/golden/npu/model.hpp"
+#include "npugen/golden/post/reference.hpp"
+
+namespace npugen::golden {
+
+/// A tensor in a buffer: words base .. base + n x h x w x ceil(c / L) - 1 of buffer `buf`.
+struct ProgramTensor {
+  unsigned buf = 0;  ///< 0 A, 1 B
+  uint64_t base = 0;
+  int n = 1, h = 1, w = 1, c = 1;
+  [[nodiscard]] uint64_t words(unsigned lanes) const {
+    return static_cast<uint64_t>(n) * h * w * ((static_cast<uint64_t>(c) + lanes - 1) / lanes);
+  }
+  bool operator==(const ProgramTensor&) const = default;
+};
+
+struct ProgramStep {
+  enum class Kind : uint8_t {
+    kHostWrite,       ///< a host-port write: target, addr, data
+    kApbWrite,        ///< an APB write: apb_addr, apb_data (setup + access phase)
+    kWaitSeqDone,     ///< wait until `count` sequencer layers have completed since reset
+    kWaitPlanarDone,  ///< wait until `count` planar tasks have completed since reset
+    kLayerDone,       ///< layer `layer`'s output is complete in its buffer (a marker)
+  };
+  Kind kind = Kind::kHostWrite;
+  HostTarget target = HostTarget::kBufferA;
+  uint64_t addr = 0;
+  std::vector<uint8_t> data;  ///< host_data_bits / 8 bytes, little-endian
+  uint32_t apb_addr = 0, apb_data = 0;
+  uint64_t count = 0;
+  unsigned layer = 0;
+  bool operator==(const ProgramStep&) const = default;
+};
+
+struct ProgramLayer {
+  std::string name;
+  net::Op op = net::Op::kConv;
+  bool neural = true;       ///< the sequencer runs it; otherwise the planar engine
+  ProgramTensor out;        ///< where its output is
+  uint64_t macs = 0;        ///< useful multiply-accumulates (N images)
+  uint64_t mapping_bound = 0;  ///< neural: array steps the mapping needs, ceil(K/T) x N x
+                               ///< OH x OW x KH x KW x ceil(C/L) (fc: ceil(K/T) x N x
+                               ///< H x W x ceil(C/L), the input's words; AguLayer::steps);
+                               ///< planar: beats (planar_beats)
+  uint64_t weight_rows = 0;    ///< weight-store rows it uses
+  bool operator==(const ProgramLayer&) const = default;
+};
+
+struct Program {
+  unsigned lanes = 8;     ///< L of the design it was compiled for
+  ProgramTensor input;    ///< where the host writes the input (before the steps)
+  std::vector<ProgramLayer> layers;
+  std::vector<ProgramStep> steps;
+  bool operator==(const Program&) const = default;
+};
+
+/// A network the design cannot run: the message names the layer (or the input) and the limit
+/// ("layer conv3: 4096 weight rows do not fit the weight store (2048 rows, 1024 in use;
+/// agu.weight_rows)").
+struct CompileError : std::runtime_error {
+  CompileError(const std::string& message, int layer_index)
+      : std::runtime_error(message), layer(layer_index) {}
+  int layer;  ///< -1: the input
+};
+
+/// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
+Program compile_network(const NpuDesign& d, const net::Network& network, int batch);
+
+/// A program as text (deterministic; one step a line) and back; parse_program throws
+/// std::runtime_error naming the line of a malformed text.
+std::string program_text(const Program& p);
+Program parse_program(const std::string& text);
+
+/// The host side of a run: produces the top's inputs each cycle from a program and the input
+/// tensor (written to program.input first, a word a request), and follows the outputs.
+class ProgramDriver {
+ public:
+  ProgramDriver(const NpuDesign& d, const Program& p, const reference::Tensor& input);
+  /// This cycle's inputs (from the driver's state only).
+  [[nodiscard]] NpuInputs inputs() const;
+  /// This cycle's outputs (for those inputs): handshakes, completions; then the edge.
+  void observe(const NpuInputs& in, const NpuOutputs& out);
+  /// Every step done.
+  [[nodiscard]] bool done() const;
+  /// Layers whose kLayerDone marker was passed at the last observe() (at most one).
+  [[nodiscard]] std::optional<unsigned> layer_finished() const { return finished_; }
+
+ private:
+  const NpuDesign& d_;
+  const Program& p_;
+  std::vector<ProgramStep> input_steps_;  ///< the input's host writes
+  size_t next_ = 0;                       ///< index over input_steps_ then p_.steps
+  bool apb_access_ = false;               ///< the APB write is in its access phase
+  uint64_t seq_done_ = 0, planar_done_ = 0;
+  std::optional<unsigned> finished_;
+  [[nodiscard]] const ProgramStep* current() const;
+};
+
+/// A tensor of `t`'s shape read from the model's buffer words.
+reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t);
+
+/// Runs a program on the golden model alone: every layer's output tensor (read from the
+/// buffers when its marker passes), the cycle each layer finished, and the total.
+struct ProgramRun {
+  std::vector<reference::Tensor> layers;
+  std::vector<uint64_t> finished_at;  ///< cycle of each layer's marker
+  uint64_t cycles = 0;
+};
+ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Tensor& input,
+                       uint64_t max_cycles = 100'000'000);
+
+}  // namespace npugen::golden

@@ -1,0 +1,467 @@
+// compile_network (npu/program.hpp): a network placed in an NPU top's buffers, weight store
+// and parameter tables, and the steps a host takes to run it, layer after layer.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "npugen/golden/agu/params.hpp"
+#include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/planar/params.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
+
+namespace npugen::golden {
+namespace {
+
+const char* buffer_name(unsigned b) { return b == 0 ? "A" : "B"; }
+
+// The words of the two activation buffers in use: live ranges, placed first fit.
+class Buffers {
+ public:
+  explicit Buffers(uint64_t words) : words_(words) {}
+
+  [[nodiscard]] std::optional<uint64_t> fit(unsigned buf, uint64_t n) const {
+    uint64_t at = 0;
+    for (const auto& [base, end] : live_[buf]) {
+      if (base >= at && base - at >= n) return at;
+      at = std::max(at, end);
+    }
+    if (at <= words_ && words_ - at >= n) return at;
+    return std::nullopt;
+  }
+  void take(unsigned buf, uint64_t base, uint64_t n) { live_[buf].emplace(base, base + n); }
+  void free(unsigned buf, uint64_t base) { live_[buf].erase(base); }
+  [[nodiscard]] uint64_t used(unsigned buf) const {
+    uint64_t n = 0;
+    for (const auto& [base, end] : live_[buf]) n += end - base;
+    return n;
+  }
+
+ private:
+  uint64_t words_;
+  std::map<uint64_t, uint64_t> live_[2];  ///< base -> end
+};
+
+std::vector<uint8_t> resized(std::vector<uint8_t> bytes, size_t n) {
+  bytes.resize(n, 0);
+  return bytes;
+}
+
+void put_bits(std::vector<uint8_t>& out, unsigned lsb, unsigned width, uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    if ((v >> i) & 1U) out[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
+  }
+}
+
+PlanarOp planar_op(net::Op op) {
+  switch (op) {
+    case net::Op::kMaxPool:
+      return PlanarOp::kMaxPool;
+    case net::Op::kAvgPool:
+      return PlanarOp::kAvgPool;
+    case net::Op::kAdd:
+      return PlanarOp::kAdd;
+    case net::Op::kGainBias:
+      return PlanarOp::kGainBias;
+    case net::Op::kReduceSum:
+      return PlanarOp::kReduceSum;
+    case net::Op::kReduceMax:
+      return PlanarOp::kReduceMax;
+    default:
+      return PlanarOp::kActivation;
+  }
+}
+
+bool same_range(const Requant& a, const Requant& b) {
+  return a.zero_point == b.zero_point && a.act_min == b.act_min && a.act_max == b.act_max;
+}
+
+std::string shape_text(const ProgramTensor& t) {
+  return fmt::format("{}x{}x{}x{}", t.n, t.h, t.w, t.c);
+}
+
+class Compiler {
+ public:
+  Compiler(const NpuDesign& d, const net::Network& n, int batch)
+      : d_(d), n_(n), batch_(batch), buffers_(d.act_words()) {
+    host_bytes_ = (d.host_data_bits() + 7) / 8;
+  }
+
+  Program run() {
+    if (n_.layers.empty()) throw CompileError("the network has no layers", -1);
+    if (!n_.has_arithmetic) {
+      size_t i = 0;  // the first layer with weights, or the first
+      while (i < n_.layers.size() && !net::is_neural(n_.layers[i].op)) ++i;
+      if (i == n_.layers.size()) i = 0;
+      throw error(i,
+                  "the network has no weights or quantization (a shape-only network file); the "
+                  "NPU runs networks with their arithmetic");
+    }
+    if (batch_ < 1) {
+      throw CompileError(fmt::format("the batch is {} images: at least one", batch_), -1);
+    }
+    p_.lanes = d_.lanes();
+    const size_t tensors = n_.layers.size() + 1;
+    last_use_.assign(tensors, std::nullopt);
+    for (size_t i = 0; i < n_.layers.size(); ++i) {
+      const net::Layer& l = n_.layers[i];
+      if (l.inputs.empty() || l.inputs.size() > 2) {
+        throw error(i, fmt::format("{} inputs (1, or 2 for add)", l.inputs.size()));
+      }
+      for (const size_t t : l.inputs) {
+        if (t > i) throw error(i, fmt::format("it reads tensor {}, not an earlier one", t));
+        last_use_[t] = i;
+      }
+    }
+    at_.resize(tensors);
+    ProgramTensor& in = at_[0];
+    in.n = batch_, in.h = n_.input.h, in.w = n_.input.w, in.c = n_.input.c;
+    const uint64_t words = in.words(d_.lanes());
+    if (words > d_.act_words()) {
+      throw CompileError(fmt::format("the input ({} image(s) of {}x{}x{}, {} words) does not fit "
+                                     "buffer A ({} words; agu.act_words)",
+                                     batch_, in.h, in.w, in.c, words, d_.act_words()),
+                         -1);
+    }
+    buffers_.take(0, 0, words);
+    p_.input = in;
+    hold(0);
+    for (size_t i = 0; i < n_.layers.size(); ++i) {
+      if (net::is_neural(n_.layers[i].op)) {
+        neural(i);
+      } else {
+        planar(i);
+      }
+      // The inputs whose last reader this was, and an output nobody reads (but the network's).
+      for (const size_t t : n_.layers[i].inputs) {
+        if (last_use_[t] == i && t != tensors - 1 && live_[t]) {
+          buffers_.free(at_[t].buf, at_[t].base);
+          live_[t] = false;
+        }
+      }
+      hold(i + 1);
+    }
+    return std::move(p_);
+  }
+
+ private:
+  CompileError error(size_t i, const std::string& what) const {
+    return CompileError(fmt::format("layer {}: {}", n_.layers[i].name, what), static_cast<int>(i));
+  }
+
+  // Tensor t has its space: held until its last reader has run, released at once when no
+  // layer reads it (but the network's output).
+  void hold(size_t t) {
+    live_.resize(at_.size(), false);
+    live_[t] = true;
+    if (!last_use_[t] && t != at_.size() - 1) {
+      buffers_.free(at_[t].buf, at_[t].base);
+      live_[t] = false;
+    }
+  }
+
+  // Places layer i's output (shape `out`) in buffer `buf`, or (planar) the other one.
+  void place(size_t i, ProgramTensor& out, unsigned buf, bool either) {
+    const uint64_t words = out.words(d_.lanes());
+    for (const unsigned b : {buf, 1 - buf}) {
+      if (const auto base = buffers_.fit(b, words)) {
+        out.buf = b, out.base = *base;
+        buffers_.take(b, *base, words);
+        return;
+      }
+      if (!either) break;
+    }
+    std::string where = fmt::format("buffer {} ({} words, {} in use", buffer_name(buf),
+                                    d_.act_words(), buffers_.used(buf));
+    if (either) {
+      where += fmt::format("; buffer {}: {} in use", buffer_name(1 - buf), buffers_.used(1 - buf));
+    }
+    throw error(i, fmt::format("its output ({}, {} words) does not fit {}; agu.act_words)",
+                               shape_text(out), words, where));
+  }
+
+  void host_write(HostTarget target, uint64_t addr, std::vector<uint8_t> data) {
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kHostWrite;
+    s.target = target;
+    s.addr = addr;
+    s.data = resized(std::move(data), host_bytes_);
+    p_.steps.push_back(std::move(s));
+  }
+  void apb_write(uint32_t addr, uint32_t data) {
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kApbWrite;
+    s.apb_addr = addr, s.apb_data = data;
+    p_.steps.push_back(std::move(s));
+  }
+  void wait_and_mark(ProgramStep::Kind kind, uint64_t count, size_t i) {
+    ProgramStep w;
+    w.kind = kind;
+    w.count = count;
+    p_.steps.push_back(std::move(w));
+    ProgramStep done;
+    done.kind = ProgramStep::Kind::kLayerDone;
+    done.layer = static_cast<unsigned>(i);
+    p_.steps.push_back(std::move(done));
+  }
+
+  void neural(size_t i) {
+    const net::Layer& l = n_.layers[i];
+    const ProgramTensor x = at_[l.inputs[0]];
+    const unsigned lanes = d_.lanes(), tiles = d_.seq.tiles();
+    const bool fc = l.op == net::Op::kFc;
+    reference::ConvLayer c = l.conv;
+    if (fc) {  // weights [K][H*W*C]: a kernel over the whole input
+      c.kernel_h = x.h, c.kernel_w = x.w;
+      c.stride_y = c.stride_x = 1;
+      c.pad_top = c.pad_bottom = c.pad_left = c.pad_right = 0;
+    }
+    const auto k = static_cast<uint64_t>(std::max(c.filters, 0));
+    const uint64_t expect = k * static_cast<uint64_t>(std::max(c.kernel_h, 0)) *
+                            static_cast<uint64_t>(std::max(c.kernel_w, 0)) *
+                            static_cast<uint64_t>(x.c);
+    if (k == 0 || c.weights.size() != expect || c.bias.size() != k || c.output.size() != k) {
+      throw error(i, fmt::format("{} filters with {} weights, {} biases and {} output scales do "
+                                 "not match its {}x{} kernel over {} channels",
+                                 c.filters, c.weights.size(), c.bias.size(), c.output.size(),
+                                 c.kernel_h, c.kernel_w, x.c));
+    }
+    // The weight store: rows before lowering (a layer far too large never gets that far).
+    const uint64_t cw = (static_cast<uint64_t>(x.c) + lanes - 1) / lanes;
+    const uint64_t rows = (k + tiles - 1) / tiles * static_cast<uint64_t>(c.kernel_h) *
+                          static_cast<uint64_t>(c.kernel_w) * cw;
+    if (weight_rows_ + rows > d_.seq.agu.weight_rows) {
+      throw error(i, fmt::format("{} weight rows do not fit the weight store ({} rows, {} in use; "
+                                 "agu.weight_rows)",
+                                 rows, d_.seq.agu.weight_rows, weight_rows_));
+    }
+    reference::Tensor shape;
+    shape.n = batch_, shape.h = x.h, shape.w = x.w, shape.c = x.c;
+    LayerPlacement where;
+    where.in_buf = x.buf, where.out_buf = 1 - x.buf;
+    where.in_base = x.base;
+    where.wgt_base = weight_rows_;
+    where.param_base = static_cast<unsigned>(param_groups_);
+    LoweredLayer low;
+    try {
+      low = lower_layer(d_.seq, fc ? Dataflow::kFc : Dataflow::kConv, shape, c, where);
+    } catch (const std::invalid_argument& e) {
+      throw error(i, e.what());
+    }
+    if (const std::string why = agu_refusal(d_.seq.agu, low.regs); !why.empty()) {
+      throw error(i, fmt::format("the sequencer cannot run it: {}{}", why,
+                                 fc ? " (fc reads its input as one vector of H x W x ceil(C/L) "
+                                      "words)"
+                                    : ""));
+    }
+    const uint64_t groups = low.params.size();
+    if (param_groups_ + groups > d_.seq.post.groups()) {
+      throw error(i, fmt::format("{} parameter groups do not fit the post unit's table ({} groups "
+                                 "of {} channels, {} in use; post.max_channels)",
+                                 groups, d_.seq.post.groups(), d_.seq.post.lanes, param_groups_));
+    }
+    ProgramTensor out;
+    out.n = low.out_shape.n, out.h = low.out_shape.h, out.w = low.out_shape.w;
+    out.c = low.out_shape.c;
+    if (out.h != l.out.h || out.w != l.out.w || out.c != l.out.c) {
+      throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
+                                 out.w, out.c, l.out.h, l.out.w, l.out.c));
+    }
+    place(i, out, 1 - x.buf, false);
+    low.regs.out_base = out.base;
+
+    for (size_t r = 0; r < low.weight_rows.size(); ++r) {
+      host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+    }
+    for (size_t g = 0; g < groups; ++g) {
+      host_write(HostTarget::kParams, param_groups_ + g, param_group_bytes(d_.seq, low.params[g]));
+    }
+    const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
+                          agu_csr::kGroupOffset +
+                          static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+    for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
+      apb_write(base + w.offset, w.value);
+    ++neural_;
+    wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
+
+    ProgramLayer pl;
+    pl.name = l.name;
+    pl.op = l.op;
+    pl.neural = true;
+    pl.out = out;
+    const auto n = static_cast<uint64_t>(batch_);
+    pl.macs = fc ? n * k * static_cast<uint64_t>(x.h) * static_cast<uint64_t>(x.w) *
+                       static_cast<uint64_t>(x.c)
+                 : n * static_cast<uint64_t>(out.h) * static_cast<uint64_t>(out.w) * k *
+                       static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w) *
+                       static_cast<uint64_t>(x.c);
+    pl.mapping_bound = low.regs.steps(d_.seq.agu);
+    pl.weight_rows = low.weight_rows.size();
+    p_.layers.push_back(std::move(pl));
+    weight_rows_ += low.weight_rows.size();
+    param_groups_ += groups;
+    at_[i + 1] = out;
+  }
+
+  void planar(size_t i) {
+    const net::Layer& l = n_.layers[i];
+    const ProgramTensor x = at_[l.inputs[0]];
+    const unsigned lanes = d_.lanes();
+    const PlanarOp op = planar_op(l.op);
+    if (!d_.planar.generates(op)) {
+      throw error(i, fmt::format("{} is not generated by this design's planar engine "
+                                 "(planar.modes)",
+                                 planar_op_name(op)));
+    }
+    const uint64_t act = d_.act_words();
+    auto planar_addr = [&](const ProgramTensor& t) { return t.buf * act + t.base; };
+    PlanarTask t;
+    t.op = op;
+    t.height = static_cast<unsigned>(x.h), t.width = static_cast<unsigned>(x.w);
+    t.channels = static_cast<unsigned>(x.c), t.batch = static_cast<unsigned>(batch_);
+    t.in_pixel_stride = t.channel_words(lanes);
+    t.in_row_stride = t.in_pixel_stride * t.width;
+    t.in_image_stride = t.in_row_stride * t.height;
+    t.a_base = planar_addr(x);
+    t.act_min = l.act_min, t.act_max = l.act_max;
+    std::vector<PlanarGain> gains;
+    auto one_output = [&](const std::vector<Requant>& out, const char* what, bool scale) {
+      if (out.empty()) throw error(i, fmt::format("it has no {}", what));
+      for (const Requant& r : out) {
+        if (!same_range(r, out.front()) ||
+            (scale && (r.multiplier != out.front().multiplier || r.shift != out.front().shift))) {
+          throw error(
+              i, fmt::format("its {} differ between channels; the planar engine has one "
+                             "{} a task",
+                             what, scale ? "scale, zero point and clamp" : "zero point and clamp"));
+        }
+      }
+      const Requant& r = out.front();
+      t.out_zero_point = r.zero_point, t.act_min = r.act_min, t.act_max = r.act_max;
+      t.out_multiplier = r.multiplier, t.out_shift = r.shift;
+    };
+    switch (l.op) {
+      case net::Op::kMaxPool:
+      case net::Op::kAvgPool: {
+        const reference::PoolWindow& w = l.window;
+        auto u = [](int v) { return static_cast<unsigned>(std::max(v, 0)); };
+        t.kernel_h = u(w.kernel_h), t.kernel_w = u(w.kernel_w);
+        t.stride_y = u(w.stride_y), t.stride_x = u(w.stride_x);
+        t.pad_top = u(w.pad_top), t.pad_bottom = u(w.pad_bottom);
+        t.pad_left = u(w.pad_left), t.pad_right = u(w.pad_right);
+        break;
+      }
+      case net::Op::kAdd: {
+        const ProgramTensor y = at_[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
+        if (y.h != x.h || y.w != x.w || y.c != x.c) {
+          throw error(i, fmt::format("it adds a {}x{}x{} tensor to a {}x{}x{} one", y.h, y.w, y.c,
+                                     x.h, x.w, x.c));
+        }
+        const reference::AddParams& a = l.add;
+        t.b_base = planar_addr(y);
+        t.a_zero_point = a.a_zero_point, t.b_zero_point = a.b_zero_point;
+        t.left_shift = static_cast<unsigned>(std::max(a.left_shift, 0));
+        t.a_multiplier = a.a_multiplier, t.b_multiplier = a.b_multiplier;
+        t.a_shift = a.a_shift, t.b_shift = a.b_shift;
+        one_output({a.output}, "output", true);
+        break;
+      }
+      case net::Op::kGainBias: {
+        const reference::GainBias& g = l.gain;
+        if (g.bias.size() != t.channels || g.output.size() != t.channels) {
+          throw error(i, fmt::format("{} biases and {} scales for {} channels", g.bias.size(),
+                                     g.output.size(), t.channels));
+        }
+        t.a_zero_point = g.input_zero_point;
+        one_output(g.output, "output zero point and clamp", false);
+        for (unsigned ch = 0; ch < t.channels; ++ch) {
+          const Requant& r = g.output[ch];
+          if (r.shift < PlanarParams::kMinTableShift || r.shift > 30) {
+            throw error(i, fmt::format("channel {}'s shift {} is outside {} to 30 (the gain "
+                                       "table's)",
+                                       ch, r.shift, PlanarParams::kMinTableShift));
+          }
+          gains.push_back(PlanarGain{g.bias[ch], r.multiplier, r.shift});
+        }
+        break;
+      }
+      case net::Op::kReduceSum:
+        t.axis = l.axis == reference::ReduceAxis::kSpatial ? PlanarAxis::kSpatial
+                                                           : PlanarAxis::kChannels;
+        t.a_zero_point = l.reduce_input_zero_point;
+        one_output(l.reduce_output, "output scales", true);
+        break;
+      case net::Op::kReduceMax:
+        t.axis = l.axis == reference::ReduceAxis::kSpatial ? PlanarAxis::kSpatial
+                                                           : PlanarAxis::kChannels;
+        break;
+      default:  // activation
+        break;
+    }
+    if (const std::string why = planar_refusal(d_.planar, t); !why.empty()) {
+      throw error(i, fmt::format("the planar engine cannot run it: {}", why));
+    }
+    ProgramTensor out;
+    out.n = batch_;
+    out.h = static_cast<int>(t.out_height()), out.w = static_cast<int>(t.out_width());
+    out.c = static_cast<int>(t.out_channels());
+    if (out.h != l.out.h || out.w != l.out.w || out.c != l.out.c) {
+      throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
+                                 out.w, out.c, l.out.h, l.out.w, l.out.c));
+    }
+    place(i, out, 1 - x.buf, true);
+    t.out_base = planar_addr(out);
+    t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;
+    t.out_row_stride = t.out_pixel_stride * t.out_width();
+    t.out_image_stride = t.out_row_stride * t.out_height();
+
+    // The gain table: a row of L channels a write.
+    for (unsigned row = 0; row * lanes < gains.size(); ++row) {
+      std::vector<uint8_t> data(host_bytes_, 0);
+      for (unsigned ln = 0; ln < lanes && row * lanes + ln < gains.size(); ++ln) {
+        const PlanarGain& g = gains[row * lanes + ln];
+        put_bits(data, gain_bias_lsb(lanes, ln), 32, static_cast<uint32_t>(g.bias));
+        put_bits(data, gain_multiplier_lsb(lanes, ln), 32, static_cast<uint32_t>(g.multiplier));
+        put_bits(data, gain_shift_lsb(lanes, ln), PlanarParams::kShiftBits,
+                 static_cast<uint32_t>(g.shift) & ((1U << PlanarParams::kShiftBits) - 1));
+      }
+      host_write(HostTarget::kPlanarGains, row, std::move(data));
+    }
+    const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+                          static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
+    for (const planar_csr::Write& w : planar_csr::task_writes(t))
+      apb_write(base + w.offset, w.value);
+    ++planar_;
+    wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
+
+    ProgramLayer pl;
+    pl.name = l.name;
+    pl.op = l.op;
+    pl.neural = false;
+    pl.out = out;
+    pl.mapping_bound = planar_beats(d_.planar, t);
+    p_.layers.push_back(std::move(pl));
+    at_[i + 1] = out;
+  }
+
+  const NpuDesign& d_;
+  const net::Network& n_;
+  int batch_;
+  size_t host_bytes_ = 0;
+  Buffers buffers_;
+  Program p_;
+  std::vector<ProgramTensor> at_;                ///< per tensor (0 the input)
+  std::vector<std::optional<size_t>> last_use_;  ///< per tensor: its last reader
+  std::vector<bool> live_;                       ///< per tensor: its space is held
+  uint64_t weight_rows_ = 0, param_groups_ = 0;  ///< in use
+  uint64_t neural_ = 0, planar_ = 0;             ///< layers programmed on each engine
+};
+
+}  // namespace
+
+Program compile_network(const NpuDesign& d, const net::Network& network, int batch) {
+  return Compiler(d, network, batch).run();
+}
+
+}  // namespace npugen::golden

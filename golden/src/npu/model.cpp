@@ -1,0 +1,255 @@
+#include "npugen/golden/npu/model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace npugen::golden {
+namespace {
+
+using namespace npu_csr;
+
+uint64_t get_bits(const std::vector<uint8_t>& bytes, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    if (bit / 8 < bytes.size() && ((bytes[bit / 8] >> (bit % 8)) & 1U) != 0) v |= uint64_t{1} << i;
+  }
+  return v;
+}
+
+// `bytes` bytes: the first of `from`, zeros beyond it.
+std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t bytes) {
+  std::vector<uint8_t> out(bytes, 0);
+  std::copy_n(from.begin(), std::min(bytes, from.size()), out.begin());
+  return out;
+}
+
+// The APB request as each window sees it: psel only where paddr points, the window's
+// address bits.
+struct Windows {
+  ApbRequest seq, planar, own;
+};
+
+Windows route(const ApbRequest& r) {
+  const uint32_t paddr = r.paddr & ((1U << kAddrBits) - 1);
+  Windows w;
+  w.seq = w.planar = w.own = r;
+  const bool to_seq = ((paddr >> 10) & 1U) == 0;
+  const bool to_planar = !to_seq && ((paddr >> 9) & 1U) == 0;
+  const bool to_own = !to_seq && !to_planar;
+  w.seq.psel = r.psel && to_seq;
+  w.seq.paddr = paddr & 0x3ffU;
+  w.planar.psel = r.psel && to_planar;
+  w.planar.paddr = paddr & 0x1ffU;
+  w.own.psel = r.psel && to_own;
+  w.own.paddr = paddr & 0x1ffU;
+  return w;
+}
+
+const NpuDesign& checked(const NpuDesign& d) {
+  if (d.planar.words != 1) {
+    throw std::invalid_argument(
+        fmt::format("NpuModel: the planar engine reads one word a beat, not {}", d.planar.words));
+  }
+  if (d.planar.lanes != d.lanes()) {
+    throw std::invalid_argument(fmt::format(
+        "NpuModel: the planar engine has {} lanes, the sequencer {}", d.planar.lanes, d.lanes()));
+  }
+  if (d.planar.act_words != 2 * d.act_words()) {
+    throw std::invalid_argument(
+        fmt::format("NpuModel: the planar engine addresses {} words, not both buffers' {}",
+                    d.planar.act_words, 2 * d.act_words()));
+  }
+  return d;
+}
+
+}  // namespace
+
+NpuModel::NpuModel(const NpuDesign& design)
+    : d_(checked(design)),
+      map_(npu_csr::register_map(design)),
+      seq_(design.seq),
+      planar_(design.planar) {}
+
+NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
+  Cycle c;
+  const unsigned lanes = d_.lanes();
+  const size_t mem_bytes = (d_.seq.mem_data_bits() + 7) / 8;
+  const size_t host_bytes = (d_.host_data_bits() + 7) / 8;
+  const Windows apb = route(in.apb);
+  c.seq_in.apb = apb.seq;
+  c.planar_in.apb = apb.planar;
+
+  // The host's gain-table write goes straight to the planar engine's parameter port.
+  const HostRequest& h = in.host;
+  const auto target = static_cast<unsigned>(h.target);
+  if (h.valid && h.write && h.target == HostTarget::kPlanarGains) {
+    PlanarInputs& p = c.planar_in;
+    p.param_we = true;
+    p.param_row = static_cast<unsigned>(h.addr & 0xffffffffU);
+    p.param.resize(lanes);
+    for (unsigned l = 0; l < lanes; ++l) {
+      PlanarGain& g = p.param[l];
+      g.bias = static_cast<int32_t>(get_bits(h.data, gain_bias_lsb(lanes, l), 32));
+      g.multiplier = static_cast<int32_t>(get_bits(h.data, gain_multiplier_lsb(lanes, l), 32));
+      const auto raw =
+          static_cast<int>(get_bits(h.data, gain_shift_lsb(lanes, l), PlanarParams::kShiftBits));
+      g.shift =
+          raw -
+          (raw >= (1 << (PlanarParams::kShiftBits - 1)) ? (1 << PlanarParams::kShiftBits) : 0);
+    }
+  }
+
+  // 1. The planar engine's requests (they do not depend on its readies).
+  const PlanarOutputs p0 = planar_.outputs(c.planar_in);
+
+  // 2. The arbiter: the planar write, its read A, its read B, the host (targets 0 to 3).
+  enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kHost };
+  Grant grant = Grant::kNone;
+  MemRequest& m = c.seq_in.mem;
+  auto planar_word = [&](uint64_t addr) {
+    const bool b = addr >= d_.act_words();
+    m.target = b ? MemTarget::kBufferB : MemTarget::kBufferA;
+    m.addr = b ? addr - d_.act_words() : addr;
+  };
+  if (p0.w_valid) {
+    grant = Grant::kWrite;
+    m.valid = m.write = true;
+    planar_word(p0.w_addr);
+    m.data.assign(mem_bytes, 0);
+    for (unsigned l = 0; l < lanes; ++l) m.data[l] = static_cast<uint8_t>(p0.w_data[l]);
+  } else if (p0.a_req_valid) {
+    grant = Grant::kReadA;
+    m.valid = true;
+    planar_word(p0.a_req_addr);
+  } else if (p0.b_req_valid) {
+    grant = Grant::kReadB;
+    m.valid = true;
+    planar_word(p0.b_req_addr);
+  } else if (target < 4) {
+    grant = Grant::kHost;
+    m.valid = h.valid;
+    m.write = h.write;
+    m.target = static_cast<MemTarget>(target);
+    m.addr = h.addr;
+    if (h.write) m.data = resized(h.data, mem_bytes);
+  }
+
+  // 3. The sequencer (its responses do not depend on its request inputs).
+  c.seq_out = seq_.outputs(c.seq_in);
+  const bool ready = c.seq_out.mem_ready;
+  const bool taken = m.valid && ready;
+  if (taken && !m.write) {
+    c.read_owner = grant == Grant::kReadA   ? Owner::kPlanarA
+                   : grant == Grant::kReadB ? Owner::kPlanarB
+                                            : Owner::kHost;
+  }
+
+  // 4. The planar engine's readies and the responses to the reads taken at the last edge.
+  PlanarInputs& p = c.planar_in;
+  p.w_ready = grant == Grant::kWrite && ready;
+  p.a_req_ready = grant == Grant::kReadA && ready;
+  p.b_req_ready = grant == Grant::kReadB && ready;
+  std::vector<int8_t> word(lanes);
+  for (unsigned l = 0; l < lanes; ++l) word[l] = static_cast<int8_t>(c.seq_out.mem_rdata[l]);
+  p.a_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kPlanarA;
+  p.b_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kPlanarB;
+  p.a_rsp_data = word;
+  p.b_rsp_data = std::move(word);
+  c.planar_out = p0;
+
+#ifndef NDEBUG
+  // The order of evaluation above holds only while these do not depend on those inputs.
+  const PlanarOutputs p1 = planar_.outputs(c.planar_in);
+  if (p1.a_req_valid != p0.a_req_valid || p1.b_req_valid != p0.b_req_valid ||
+      p1.a_req_addr != p0.a_req_addr || p1.b_req_addr != p0.b_req_addr ||
+      p1.w_valid != p0.w_valid || p1.w_addr != p0.w_addr || p1.w_data != p0.w_data) {
+    throw std::logic_error("NpuModel: the planar engine's requests depend on its readies");
+  }
+  SequencerInputs quiet = c.seq_in;
+  quiet.mem = MemRequest{};
+  const SequencerOutputs s1 = seq_.outputs(quiet);
+  if (s1.mem_rsp_valid != c.seq_out.mem_rsp_valid || s1.mem_rdata != c.seq_out.mem_rdata) {
+    throw std::logic_error("NpuModel: the sequencer's response depends on its request");
+  }
+#endif
+
+  // Outputs.
+  NpuOutputs& o = c.out;
+  if (apb.seq.access()) {
+    o.apb = c.seq_out.apb;
+  } else if (apb.planar.access()) {
+    o.apb = p0.apb;
+  } else if (apb.own.access()) {
+    const bool busy = c.seq_out.busy || p0.busy;
+    const bool cfg_err = c.seq_out.cfg_err || p0.cfg_err;
+    o.apb = apb_response(map_, apb.own, [&](const regmap::RegisterAt& r) -> uint32_t {
+      switch (r.offset) {
+        case kStatus:
+          return status_ | (cfg_err ? 1U << kCfgErrBit : 0) | (busy ? 1U << kBusyBit : 0);
+        case kIrqEnable:
+          return irq_enable_;
+        case kCycles:
+          return cycles_;
+        default:
+          return r.reg->reset_value();  // INFO
+      }
+    });
+  }
+  o.host_ready = target >= 4 || (grant == Grant::kHost && ready);
+  o.host_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kHost;
+  o.host_rdata = resized(c.seq_out.mem_rdata, host_bytes);
+  o.irq = (status_ & irq_enable_ & 3U) != 0;
+  o.busy = c.seq_out.busy || p0.busy;
+  o.seq_done = c.seq_out.layer_done;
+  o.planar_done = p0.task_done;
+  o.cfg_err = c.seq_out.cfg_err || p0.cfg_err;
+  o.step = c.seq_out.step;
+  o.seq_write = c.seq_out.write;
+  if (p.w_ready) {
+    o.planar_write.valid = true;
+    o.planar_write.addr = p0.w_addr;
+    o.planar_write.data.assign(p0.w_data.begin(), p0.w_data.begin() + lanes);
+  }
+  return c;
+}
+
+NpuOutputs NpuModel::outputs(const NpuInputs& in) const { return decide(in).out; }
+
+void NpuModel::tick(const NpuInputs& in) {
+  const Cycle c = decide(in);
+  seq_.tick(c.seq_in);
+  planar_.tick(c.planar_in);
+  owner_ = c.read_owner;
+
+  // Own registers: the completions set the sticky flags (over a clear), a write to CYCLES
+  // wins over the count.
+  uint32_t clear = 0;
+  bool cycles_written = false;
+  const ApbRequest own = route(in.apb).own;
+  if (const auto t = apb_target(map_, own); t && own.pwrite) {
+    switch (t->offset) {
+      case kStatus:
+        clear = own.pwdata & t->reg->w1c_mask();
+        break;
+      case kIrqEnable:
+        irq_enable_ = t->reg->after_write(irq_enable_, own.pwdata);
+        break;
+      case kCycles:
+        cycles_ = own.pwdata;
+        cycles_written = true;
+        break;
+      default:
+        break;
+    }
+  }
+  const uint32_t set =
+      (c.out.seq_done ? 1U << kSeqDoneBit : 0) | (c.out.planar_done ? 1U << kPlanarDoneBit : 0);
+  status_ = (status_ & ~clear) | set;
+  if (!cycles_written && c.out.busy) ++cycles_;
+  ++cycle_;
+}
+
+}  // namespace npugen::golden

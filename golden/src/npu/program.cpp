@@ -1,0 +1,433 @@
+// A compiled program as text, the host side of a run (ProgramDriver), and the golden run.
+// compile_network is golden/src/network/compile.cpp.
+#include "npugen/golden/npu/program.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <sstream>
+
+#include "npugen/golden/sequencer/lowering.hpp"
+
+namespace npugen::golden {
+namespace {
+
+constexpr const char* kMagic = "npugen-program 1";
+
+constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
+                            net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
+                            net::Op::kReduceSum, net::Op::kReduceMax, net::Op::kActivation};
+
+const char* target_name(HostTarget t) {
+  switch (t) {
+    case HostTarget::kBufferA:
+      return "a";
+    case HostTarget::kBufferB:
+      return "b";
+    case HostTarget::kWeights:
+      return "weights";
+    case HostTarget::kParams:
+      return "params";
+    case HostTarget::kPlanarGains:
+      return "gains";
+  }
+  return "?";
+}
+
+// A layer name as one token: bytes outside '!' to '~', '%' and '"' as %XX; "" when empty.
+std::string encode_name(const std::string& name) {
+  if (name.empty()) return "\"\"";
+  std::string out;
+  for (const char ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u <= 0x20 || u >= 0x7f || ch == '%' || ch == '"') {
+      out += fmt::format("%{:02X}", u);
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+std::string hex_bytes(const std::vector<uint8_t>& data) {
+  if (data.empty()) return "-";
+  std::string out;
+  out.reserve(data.size() * 2);
+  for (const uint8_t b : data) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+std::string tensor_text(const ProgramTensor& t) {
+  return fmt::format("{} {} {} {} {} {}", t.buf == 0 ? "A" : "B", t.base, t.n, t.h, t.w, t.c);
+}
+
+// One line's tokens, read in order; every problem names the line.
+class Tokens {
+ public:
+  Tokens(const std::string& line, int number) : number_(number) {
+    std::istringstream in(line);
+    for (std::string t; in >> t;) tokens_.push_back(t);
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(fmt::format("line {}: {}", number_, what));
+  }
+  [[nodiscard]] size_t size() const { return tokens_.size(); }
+  [[nodiscard]] const std::string& keyword() const { return tokens_.at(0); }
+  void expect(size_t n, const char* form) const {
+    if (tokens_.size() != n) fail(fmt::format("expected '{}'", form));
+  }
+  [[nodiscard]] const std::string& at(size_t i) const { return tokens_.at(i); }
+
+  uint64_t number(size_t i, const char* what, uint64_t max = ~uint64_t{0}) const {
+    const std::string& s = tokens_.at(i);
+    const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char* first = s.data() + (hex ? 2 : 0);
+    const char* last = s.data() + s.size();
+    uint64_t v = 0;
+    const auto r = std::from_chars(first, last, v, hex ? 16 : 10);
+    if (s.empty() || r.ec != std::errc{} || r.ptr != last || v > max) {
+      fail(fmt::format("{} '{}' is not a number from 0 to {}", what, s, max));
+    }
+    return v;
+  }
+  int dimension(size_t i, const char* what) const {
+    const uint64_t v = number(i, what, 0x7fffffff);
+    if (v == 0) fail(fmt::format("{} is 0", what));
+    return static_cast<int>(v);
+  }
+  unsigned buffer(size_t i) const {
+    if (tokens_.at(i) == "A") return 0;
+    if (tokens_.at(i) == "B") return 1;
+    fail(fmt::format("buffer '{}' is not A or B", tokens_.at(i)));
+  }
+  ProgramTensor tensor(size_t i) const {
+    ProgramTensor t;
+    t.buf = buffer(i);
+    t.base = number(i + 1, "base");
+    t.n = dimension(i + 2, "N"), t.h = dimension(i + 3, "H");
+    t.w = dimension(i + 4, "W"), t.c = dimension(i + 5, "C");
+    return t;
+  }
+  std::string name(size_t i) const {
+    const std::string& s = tokens_.at(i);
+    if (s == "\"\"") return "";
+    std::string out;
+    for (size_t k = 0; k < s.size(); ++k) {
+      if (s[k] == '"') fail(fmt::format("name '{}' has a bare '\"'", s));
+      if (s[k] != '%') {
+        out += s[k];
+        continue;
+      }
+      unsigned v = 0;
+      const char* first = s.data() + k + 1;
+      const auto r = k + 3 <= s.size() ? std::from_chars(first, first + 2, v, 16)
+                                       : std::from_chars_result{first, std::errc::invalid_argument};
+      if (r.ec != std::errc{} || r.ptr != first + 2) {
+        fail(fmt::format("name '{}' has a bad %XX escape", s));
+      }
+      out += static_cast<char>(v);
+      k += 2;
+    }
+    return out;
+  }
+  std::vector<uint8_t> bytes(size_t i) const {
+    const std::string& s = tokens_.at(i);
+    if (s == "-") return {};
+    if (s.size() % 2 != 0) fail("data has an odd number of hex digits");
+    std::vector<uint8_t> out(s.size() / 2);
+    for (size_t k = 0; k < out.size(); ++k) {
+      unsigned v = 0;
+      const char* first = s.data() + 2 * k;
+      const auto r = std::from_chars(first, first + 2, v, 16);
+      if (r.ec != std::errc{} || r.ptr != first + 2) fail("data is not hex bytes");
+      out[k] = static_cast<uint8_t>(v);
+    }
+    return out;
+  }
+
+ private:
+  std::vector<std::string> tokens_;
+  int number_;
+};
+
+std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t n) {
+  std::vector<uint8_t> out(n, 0);
+  std::copy_n(from.begin(), std::min(n, from.size()), out.begin());
+  return out;
+}
+
+}  // namespace
+
+std::string program_text(const Program& p) {
+  std::string out = std::string(kMagic) + "\n";
+  out += fmt::format("lanes {}\n", p.lanes);
+  out += fmt::format("input {}\n", tensor_text(p.input));
+  out += fmt::format("layers {}\n", p.layers.size());
+  for (const ProgramLayer& l : p.layers) {
+    out += fmt::format("layer {} {} {} {} {} {} {}\n", encode_name(l.name), net::op_name(l.op),
+                       l.neural ? "neural" : "planar", tensor_text(l.out), l.macs, l.mapping_bound,
+                       l.weight_rows);
+  }
+  out += fmt::format("steps {}\n", p.steps.size());
+  for (const ProgramStep& s : p.steps) {
+    switch (s.kind) {
+      case ProgramStep::Kind::kHostWrite:
+        out += fmt::format("host {} {} {}\n", target_name(s.target), s.addr, hex_bytes(s.data));
+        break;
+      case ProgramStep::Kind::kApbWrite:
+        out += fmt::format("apb 0x{:03x} 0x{:08x}\n", s.apb_addr, s.apb_data);
+        break;
+      case ProgramStep::Kind::kWaitSeqDone:
+        out += fmt::format("wait_seq {}\n", s.count);
+        break;
+      case ProgramStep::Kind::kWaitPlanarDone:
+        out += fmt::format("wait_planar {}\n", s.count);
+        break;
+      case ProgramStep::Kind::kLayerDone:
+        out += fmt::format("layer_done {}\n", s.layer);
+        break;
+    }
+  }
+  out += "end\n";
+  return out;
+}
+
+Program parse_program(const std::string& text) {
+  std::istringstream in(text);
+  int number = 0;
+  auto next = [&]() {
+    std::string line;
+    if (!std::getline(in, line)) {
+      throw std::runtime_error(fmt::format("line {}: the program ends early", number + 1));
+    }
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return Tokens(line, number);
+  };
+  Program p;
+  {
+    std::string line;
+    ++number;
+    if (!std::getline(in, line) || line != kMagic) {
+      throw std::runtime_error(fmt::format("line 1: expected '{}'", kMagic));
+    }
+  }
+  auto keyword = [](const Tokens& t, const char* word, size_t n, const char* form) {
+    if (t.size() == 0 || t.keyword() != word) t.fail(fmt::format("expected '{}'", form));
+    t.expect(n, form);
+  };
+  {
+    const Tokens t = next();
+    keyword(t, "lanes", 2, "lanes L");
+    p.lanes = static_cast<unsigned>(t.dimension(1, "L"));
+  }
+  {
+    const Tokens t = next();
+    keyword(t, "input", 7, "input A|B BASE N H W C");
+    p.input = t.tensor(1);
+  }
+  const char* layer_form = "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS";
+  uint64_t layers = 0;
+  {
+    const Tokens t = next();
+    keyword(t, "layers", 2, "layers COUNT");
+    layers = t.number(1, "count", 1U << 20);
+  }
+  for (uint64_t i = 0; i < layers; ++i) {
+    const Tokens t = next();
+    keyword(t, "layer", 13, layer_form);
+    ProgramLayer l;
+    l.name = t.name(1);
+    bool known = false;
+    for (const net::Op op : kOps) {
+      if (t.at(2) == net::op_name(op)) l.op = op, known = true;
+    }
+    if (!known) t.fail(fmt::format("'{}' is not a layer kind", t.at(2)));
+    if (t.at(3) != "neural" && t.at(3) != "planar") {
+      t.fail(fmt::format("'{}' is not neural or planar", t.at(3)));
+    }
+    l.neural = t.at(3) == "neural";
+    l.out = t.tensor(4);
+    l.macs = t.number(10, "MACS");
+    l.mapping_bound = t.number(11, "BOUND");
+    l.weight_rows = t.number(12, "ROWS");
+    p.layers.push_back(std::move(l));
+  }
+  uint64_t steps = 0;
+  {
+    const Tokens t = next();
+    keyword(t, "steps", 2, "steps COUNT");
+    steps = t.number(1, "count");
+  }
+  for (uint64_t i = 0; i < steps; ++i) {
+    const Tokens t = next();
+    if (t.size() == 0) t.fail("expected a step (host, apb, wait_seq, wait_planar, layer_done)");
+    ProgramStep s;
+    const std::string& k = t.keyword();
+    if (k == "host") {
+      t.expect(4, "host TARGET ADDR DATA");
+      s.kind = ProgramStep::Kind::kHostWrite;
+      bool known = false;
+      for (unsigned v = 0; v <= static_cast<unsigned>(HostTarget::kPlanarGains); ++v) {
+        if (t.at(1) == target_name(static_cast<HostTarget>(v))) {
+          s.target = static_cast<HostTarget>(v), known = true;
+        }
+      }
+      if (!known) t.fail(fmt::format("'{}' is not a, b, weights, params or gains", t.at(1)));
+      s.addr = t.number(2, "address");
+      s.data = t.bytes(3);
+    } else if (k == "apb") {
+      t.expect(3, "apb ADDR DATA");
+      s.kind = ProgramStep::Kind::kApbWrite;
+      s.apb_addr = static_cast<uint32_t>(t.number(1, "address", 0xffffffffU));
+      s.apb_data = static_cast<uint32_t>(t.number(2, "data", 0xffffffffU));
+    } else if (k == "wait_seq" || k == "wait_planar") {
+      t.expect(2, k == "wait_seq" ? "wait_seq COUNT" : "wait_planar COUNT");
+      s.kind =
+          k == "wait_seq" ? ProgramStep::Kind::kWaitSeqDone : ProgramStep::Kind::kWaitPlanarDone;
+      s.count = t.number(1, "count");
+    } else if (k == "layer_done") {
+      t.expect(2, "layer_done LAYER");
+      s.kind = ProgramStep::Kind::kLayerDone;
+      s.layer = static_cast<unsigned>(t.number(1, "layer", 0xffffffffU));
+      if (s.layer >= p.layers.size()) {
+        t.fail(fmt::format("layer {} is not one of the {} layers", s.layer, p.layers.size()));
+      }
+    } else {
+      t.fail(fmt::format("'{}' is not a step (host, apb, wait_seq, wait_planar, layer_done)", k));
+    }
+    p.steps.push_back(std::move(s));
+  }
+  const Tokens end = next();
+  if (end.size() != 1 || end.keyword() != "end") end.fail("expected 'end'");
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (!line.empty() && line != "\r") {
+      throw std::runtime_error(fmt::format("line {}: text after 'end'", number));
+    }
+  }
+  return p;
+}
+
+ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const reference::Tensor& input)
+    : d_(d), p_(p) {
+  if (p.lanes != d.lanes()) {
+    throw std::invalid_argument(fmt::format(
+        "the program was compiled for {} lanes, the design has {}", p.lanes, d.lanes()));
+  }
+  const ProgramTensor& t = p.input;
+  if (input.n != t.n || input.h != t.h || input.w != t.w || input.c != t.c ||
+      input.data.size() != static_cast<size_t>(t.n) * t.h * t.w * t.c) {
+    throw std::invalid_argument(fmt::format("the input is {}x{}x{}x{}, the program's {}x{}x{}x{}",
+                                            input.n, input.h, input.w, input.c, t.n, t.h, t.w,
+                                            t.c));
+  }
+  const size_t bytes = (d.host_data_bits() + 7) / 8;
+  const auto words = tensor_words(input, d.lanes());
+  input_steps_.reserve(words.size());
+  for (size_t i = 0; i < words.size(); ++i) {
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kHostWrite;
+    s.target = t.buf == 0 ? HostTarget::kBufferA : HostTarget::kBufferB;
+    s.addr = t.base + i;
+    s.data = resized(words[i], bytes);
+    input_steps_.push_back(std::move(s));
+  }
+}
+
+const ProgramStep* ProgramDriver::current() const {
+  if (next_ < input_steps_.size()) return &input_steps_[next_];
+  const size_t i = next_ - input_steps_.size();
+  return i < p_.steps.size() ? &p_.steps[i] : nullptr;
+}
+
+bool ProgramDriver::done() const { return current() == nullptr; }
+
+NpuInputs ProgramDriver::inputs() const {
+  NpuInputs in;
+  const ProgramStep* s = current();
+  if (s == nullptr) return in;
+  if (s->kind == ProgramStep::Kind::kHostWrite) {
+    in.host.valid = in.host.write = true;
+    in.host.target = s->target;
+    in.host.addr = s->addr;
+    in.host.data = s->data;
+  } else if (s->kind == ProgramStep::Kind::kApbWrite) {
+    in.apb.psel = true;
+    in.apb.penable = apb_access_;
+    in.apb.pwrite = true;
+    in.apb.paddr = s->apb_addr;
+    in.apb.pwdata = s->apb_data;
+  }
+  return in;
+}
+
+void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out) {
+  finished_.reset();
+  seq_done_ += out.seq_done ? 1 : 0;
+  planar_done_ += out.planar_done ? 1 : 0;
+  const ProgramStep* s = current();
+  if (s == nullptr) return;
+  bool next = false;
+  switch (s->kind) {
+    case ProgramStep::Kind::kHostWrite:
+      next = in.host.valid && out.host_ready;
+      break;
+    case ProgramStep::Kind::kApbWrite:
+      if (!apb_access_) {
+        apb_access_ = true;
+      } else if (out.apb.pready) {
+        apb_access_ = false;
+        next = true;
+      }
+      break;
+    case ProgramStep::Kind::kWaitSeqDone:
+      next = seq_done_ >= s->count;
+      break;
+    case ProgramStep::Kind::kWaitPlanarDone:
+      next = planar_done_ >= s->count;
+      break;
+    case ProgramStep::Kind::kLayerDone:
+      finished_ = s->layer;
+      next = true;
+      break;
+  }
+  if (next) ++next_;
+}
+
+reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t) {
+  reference::Tensor shape;
+  shape.n = t.n, shape.h = t.h, shape.w = t.w, shape.c = t.c;
+  return read_tensor(shape, m.design().lanes(), t.base,
+                     [&](uint64_t a) { return m.buffer_word(t.buf, a); });
+}
+
+ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Tensor& input,
+                       uint64_t max_cycles) {
+  ProgramDriver driver(d, p, input);
+  NpuModel model(d);
+  ProgramRun run;
+  run.layers.resize(p.layers.size());
+  run.finished_at.assign(p.layers.size(), 0);
+  size_t finished = 0;
+  while (!driver.done()) {
+    if (model.cycle() >= max_cycles) {
+      throw std::runtime_error(
+          fmt::format("the program did not finish in {} cycles ({} of {} layers done)", max_cycles,
+                      finished, p.layers.size()));
+    }
+    const NpuInputs in = driver.inputs();
+    const NpuOutputs out = model.outputs(in);
+    driver.observe(in, out);
+    if (const auto layer = driver.layer_finished()) {
+      run.layers.at(*layer) = read_program_tensor(model, p.layers.at(*layer).out);
+      run.finished_at.at(*layer) = model.cycle();
+      ++finished;
+    }
+    model.tick(in);
+  }
+  run.cycles = model.cycle();
+  return run;
+}
+
+}  // namespace npugen::golden

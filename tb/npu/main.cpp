@@ -1,0 +1,310 @@
+// Co-simulation of a generated NPU top (issue 15, docs/npu.md): the verilated top and the
+// golden model (golden/npu/model: the sequencer's and the planar engine's models composed
+// with the host-port arbiter) get the same inputs every cycle from one ProgramDriver, the
+// host side of a compiled network (golden/npu/program), and every output is compared every
+// cycle from the first cycle of reset: APB, the host port, the interrupt, busy, both
+// engines' completions and errors, the array's steps and every buffer write of either
+// engine (address, lanes, data). As each layer's completion marker passes, the layer's
+// output tensor, read from the buffers, is compared with the plain reference network
+// interpreter's (golden/network/reference: direct loops sharing no code with the models or
+// the compiler); a mismatch names the layer, the NHWC coordinate, expected and got.
+//
+// --mode check: a random network of every layer kind the design generates (random shapes,
+// padding, strides, C and K not multiples of L and T, int8 extremes, random zero points and
+// quantization), compiled for 1 to 3 images, until it has run (--cycles bounds it).
+// --run FILE (npugen run): the compiled network, its input and the reference tensors of a
+// run file; --results FILE receives every layer's tensor and the cycle it finished.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/apb_master.hpp"
+#include "common/apb_port.hpp"
+#include "common/cosim.hpp"
+#include "common/port_bits.hpp"
+#include "npu/random_network.hpp"
+#include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/npu/model.hpp"
+#include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/npu/run_file.hpp"
+
+namespace {
+
+using namespace npugen::golden;
+using npugen::tb::BenchOptions;
+using npugen::tb::Checker;
+using npugen::tb::get_bits;
+using npugen::tb::set_bits;
+
+NpuDesign the_design() {
+  NpuDesign d;
+  d.seq.seq = npugen::design::kSequencer;
+  d.seq.agu = npugen::design::kAgu;
+  d.seq.array = npugen::design::kPeArray;
+  d.seq.post = npugen::design::kPost;
+  d.planar = npugen::design::kPlanar;
+  return d;
+}
+
+const NpuDesign kD = the_design();
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot be read", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class NpuBench {
+ public:
+  static npugen::tb::BenchSpec spec() {
+    npugen::tb::BenchSpec s;
+    s.title = fmt::format(
+        "Co-simulation of the NPU top of design {} (RTL against the golden model every cycle, "
+        "every layer against the plain reference network interpreter)",
+        npugen::design::kName);
+    s.modes = {"check", "network"};
+    s.modes_help =
+        "check: a random network of every layer kind the design generates; network: the run "
+        "file given with --run";
+    s.run = true;
+    return s;
+  }
+
+  explicit NpuBench(const BenchOptions& o) : cycles_(o.cycles), results_path_(o.results), golden_(kD) {
+    if (!o.run.empty()) {
+      run_ = parse_run_file(read_text(o.run));
+      if (run_.program.lanes != kD.lanes()) {
+        throw std::runtime_error(fmt::format("{}: compiled for {} lanes, the design has {}", o.run,
+                                             run_.program.lanes, kD.lanes()));
+      }
+    } else {
+      std::mt19937_64 rng(o.seed);
+      for (int attempt = 0;; ++attempt) {
+        const net::Network n = npugen::tb::random_network(kD, rng);
+        const int batch = 1 + static_cast<int>(rng() % 3);
+        try {
+          run_.program = compile_network(kD, n, batch);
+        } catch (const CompileError& e) {
+          refused_.push_back(e.what());
+          if (attempt > 1000) throw std::runtime_error("no random network fits this design");
+          continue;
+        }
+        reference::Tensor x;
+        x.n = batch;
+        x.h = n.input.h;
+        x.w = n.input.w;
+        x.c = n.input.c;
+        x.data.resize(static_cast<size_t>(batch) * n.input.elements());
+        for (auto& v : x.data) v = static_cast<int8_t>(rng());
+        run_.input = x;
+        auto tensors = reference::run_network(n, x);
+        run_.expected.assign(tensors.begin() + 1, tensors.end());
+        network_ = n;
+        break;
+      }
+    }
+    driver_.emplace(kD, run_.program, run_.input);
+  }
+
+  void drive_reset(Vdut& dut, std::mt19937_64& junk) {
+    // Arbitrary APB and host requests in reset: they must change nothing.
+    NpuInputs in;
+    const uint64_t r = junk();
+    in.apb = npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) & 0x7ffU);
+    in.host.valid = (r >> 40) & 1U;
+    in.host.write = (r >> 41) & 1U;
+    in.host.target = static_cast<HostTarget>((r >> 42) % 5);
+    in.host.addr = (r >> 45) & 0xff;
+    in.host.data.assign((kD.host_data_bits() + 7) / 8, static_cast<uint8_t>(r >> 56));
+    in_ = in;
+    drive(dut, in_);
+  }
+  void check_reset(const Vdut& dut, Checker& check) { compare(dut, golden_.outputs(in_), check); }
+
+  bool drive(Vdut& dut, uint64_t cycle) {
+    if (driver_->done() || cycle >= cycles_) {
+      out_of_cycles_ = !driver_->done();
+      return false;
+    }
+    cycle_ = cycle;
+    in_ = driver_->inputs();
+    drive(dut, in_);
+    return true;
+  }
+
+  void check(const Vdut& dut, Checker& check) {
+    for (const auto& f : failures_) check.fail(f);
+    failures_.clear();
+    want_ = golden_.outputs(in_);
+    compare(dut, want_, check);
+    steps_ += want_.step;
+    seq_writes_ += want_.seq_write.valid;
+    planar_writes_ += want_.planar_write.valid;
+    driver_->observe(in_, want_);
+    if (const auto layer = driver_->layer_finished()) {
+      pending_layer_ = *layer;  // read after the edge: the last write lands there
+    }
+  }
+
+  void tick() {
+    golden_.tick(in_);
+    if (pending_layer_) {
+      finish_layer(*pending_layer_);
+      pending_layer_.reset();
+    }
+  }
+
+  void finish(Checker& check, npugen::tb::RunSummary& s) {
+    for (auto& f : failures_) check.fail(f);
+    if (out_of_cycles_) {
+      check.fail(fmt::format("the network did not finish in {} cycles ({} of {} layers done)",
+                             cycles_, results_.layers.size(), run_.program.layers.size()));
+    }
+    results_.cycles = cycle_ + 1;
+    const Program& p = run_.program;
+    s.counts = {{"layers", results_.layers.size()},
+                {"elements checked", elements_checked_},
+                {"array steps", steps_},
+                {"sequencer buffer writes", seq_writes_},
+                {"planar buffer writes", planar_writes_},
+                {"random networks refused by the compiler", refused_.size()}};
+    unsigned neural = 0, planar = 0;
+    for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
+    s.goal("neural layers run", neural, true);
+    s.goal("planar layers run", planar, false);
+    uint64_t last = 0;
+    for (size_t i = 0; i < results_.layers.size(); ++i) {
+      const LayerResult& r = results_.layers[i];
+      const ProgramLayer& l = p.layers[i];
+      const uint64_t cycles = r.finished_at - last;
+      last = r.finished_at;
+      s.lines.push_back(fmt::format("layer {} ({}, {}): {}x{}x{}x{}, {} cycles, {} MACs", r.name,
+                                    net::op_name(l.op), l.neural ? "neural" : "planar",
+                                    r.tensor.n, r.tensor.h, r.tensor.w, r.tensor.c, cycles,
+                                    l.macs));
+    }
+    if (!results_path_.empty()) {
+      std::ofstream out(results_path_, std::ios::binary);
+      out << results_text(results_);
+      if (!out) check.fail(fmt::format("{}: cannot be written", results_path_));
+    }
+  }
+
+  std::vector<std::string> diagnose() const {
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("{} of {} layers had finished", results_.layers.size(),
+                                run_.program.layers.size()));
+    return lines;
+  }
+  std::string repro_args() const { return ""; }
+
+ private:
+  static void drive(Vdut& dut, const NpuInputs& in) {
+    npugen::tb::drive_apb(dut, in.apb);
+    dut.host_valid_i = in.host.valid;
+    dut.host_write_i = in.host.write;
+    dut.host_target_i = static_cast<unsigned>(in.host.target);
+    dut.host_addr_i = in.host.addr;
+    const size_t bytes = (kD.host_data_bits() + 7) / 8;
+    for (size_t i = 0; i < bytes; ++i) {
+      const unsigned width = std::min<unsigned>(8, kD.host_data_bits() - static_cast<unsigned>(i) * 8);
+      set_bits(dut.host_wdata_i, static_cast<unsigned>(i) * 8, width,
+               i < in.host.data.size() ? in.host.data[i] : 0);
+    }
+  }
+
+  void compare(const Vdut& dut, const NpuOutputs& want, Checker& check) const {
+    npugen::tb::compare_apb(dut, want.apb, check);
+    check.compare("host_ready_o", want.host_ready, dut.host_ready_o);
+    check.compare("host_rsp_valid_o", want.host_rsp_valid, dut.host_rsp_valid_o);
+    if (want.host_rsp_valid) {
+      for (size_t i = 0; i < want.host_rdata.size(); ++i) {
+        const unsigned width =
+            std::min<unsigned>(8, kD.host_data_bits() - static_cast<unsigned>(i) * 8);
+        check.compare(fmt::format("host_rdata_o byte {}", i), want.host_rdata[i],
+                      get_bits(dut.host_rdata_o, static_cast<unsigned>(i) * 8, width));
+      }
+    }
+    check.compare("irq_o", want.irq, dut.irq_o);
+    check.compare("busy_o", want.busy, dut.busy_o);
+    check.compare("seq_done_o", want.seq_done, dut.seq_done_o);
+    check.compare("planar_done_o", want.planar_done, dut.planar_done_o);
+    check.compare("cfg_err_o", want.cfg_err, dut.cfg_err_o);
+    check.compare("obs_step_o", want.step, dut.obs_step_o);
+    check.compare("obs_wr_valid_o", want.seq_write.valid, dut.obs_wr_valid_o);
+    if (want.seq_write.valid) {
+      check.compare("obs_wr_buf_o", want.seq_write.buf, dut.obs_wr_buf_o);
+      check.compare("obs_wr_addr_o", want.seq_write.addr, dut.obs_wr_addr_o);
+      check.compare("obs_wr_mask_o", want.seq_write.mask, get_bits(dut.obs_wr_mask_o, 0, kD.lanes()));
+      for (unsigned l = 0; l < kD.lanes(); ++l) {
+        check.compare(fmt::format("obs_wr_data_o lane {}", l), want.seq_write.data[l],
+                      get_bits(dut.obs_wr_data_o, l * 8, 8));
+      }
+    }
+    check.compare("obs_pw_valid_o", want.planar_write.valid, dut.obs_pw_valid_o);
+    if (want.planar_write.valid) {
+      check.compare("obs_pw_addr_o", want.planar_write.addr, dut.obs_pw_addr_o);
+      for (unsigned l = 0; l < kD.lanes(); ++l) {
+        check.compare(fmt::format("obs_pw_data_o lane {}", l),
+                      static_cast<uint8_t>(want.planar_write.data[l]),
+                      get_bits(dut.obs_pw_data_o, l * 8, 8));
+      }
+    }
+  }
+
+  // A layer's output, read from the buffers (which every write compared keeps equal to the
+  // RTL's), against the plain reference.
+  void finish_layer(unsigned index) {
+    const ProgramLayer& l = run_.program.layers.at(index);
+    reference::Tensor got = read_program_tensor(golden_, l.out);
+    if (index < run_.expected.size()) {
+      const reference::Tensor& want = run_.expected[index];
+      if (want.n != got.n || want.h != got.h || want.w != got.w || want.c != got.c) {
+        failures_.push_back(fmt::format("layer {} ({}): shape {}x{}x{}x{}, the reference's {}x{}x{}x{}",
+                                        l.name, index, got.n, got.h, got.w, got.c, want.n, want.h,
+                                        want.w, want.c));
+      } else {
+        for (size_t i = 0; i < want.data.size(); ++i) {
+          if (want.data[i] == got.data[i]) continue;
+          const int c = static_cast<int>(i % static_cast<size_t>(want.c));
+          const int x = static_cast<int>(i / want.c % want.w);
+          const int y = static_cast<int>(i / want.c / want.w % want.h);
+          const int n = static_cast<int>(i / want.c / want.w / want.h);
+          failures_.push_back(fmt::format(
+              "layer {} ({}) at cycle {}: element (n {}, h {}, w {}, c {}): the reference "
+              "interpreter expects {}, the top wrote {}",
+              l.name, net::op_name(l.op), cycle_, n, y, x, c, want.data[i], got.data[i]));
+          break;
+        }
+        elements_checked_ += want.data.size();
+      }
+    }
+    results_.layers.push_back(LayerResult{l.name, cycle_ + 1, std::move(got)});
+  }
+
+  uint64_t cycles_;
+  std::string results_path_;
+  NpuModel golden_;
+  RunFile run_;
+  std::optional<net::Network> network_;
+  std::optional<ProgramDriver> driver_;
+  NpuInputs in_;
+  NpuOutputs want_;
+  uint64_t cycle_ = 0;
+  bool out_of_cycles_ = false;
+  std::optional<unsigned> pending_layer_;
+  RunResults results_;
+  std::vector<std::string> failures_, refused_;
+  uint64_t elements_checked_ = 0, steps_ = 0, seq_writes_ = 0, planar_writes_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) { return npugen::tb::run_cosim<NpuBench>(argc, argv); }

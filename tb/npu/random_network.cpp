@@ -1,0 +1,208 @@
+#include "npu/random_network.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace npugen::tb {
+namespace {
+
+using golden::Requant;
+using golden::net::Layer;
+using golden::net::Network;
+using golden::net::Op;
+using golden::net::Shape;
+
+int range(std::mt19937_64& rng, int lo, int hi) {
+  return lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
+}
+
+int8_t value(std::mt19937_64& rng) {
+  // One value in eight an extreme.
+  switch (rng() % 16) {
+    case 0: return -128;
+    case 1: return 127;
+    default: return static_cast<int8_t>(rng());
+  }
+}
+
+// A per-channel output quantization: multiplier in [2^30, 2^31), shifts in [lo, hi].
+std::vector<Requant> outputs(std::mt19937_64& rng, int channels, int lo, int hi, int32_t zp,
+                             bool relu) {
+  std::vector<Requant> out(static_cast<size_t>(channels));
+  for (Requant& r : out) {
+    r.multiplier = static_cast<int32_t>((1U << 30) + (rng() % (1U << 30)));
+    r.shift = range(rng, lo, hi);
+    r.zero_point = zp;
+    r.act_min = relu ? zp : -128;
+    r.act_max = 127;
+  }
+  return out;
+}
+
+// The log2 of n, rounded up.
+int log2_up(uint64_t n) {
+  int b = 0;
+  while ((uint64_t{1} << b) < n) ++b;
+  return b;
+}
+
+}  // namespace
+
+Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
+  const golden::AguParams& agu = d.seq.agu;
+  const golden::PlanarParams& pl = d.planar;
+  Network n;
+  n.has_arithmetic = true;
+  const int max_hw = static_cast<int>(
+      std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 12U}));
+  const int max_c =
+      static_cast<int>(std::min({agu.max_channels, pl.max_channels, 3 * d.lanes()}));
+  n.input = Shape{range(rng, 1, max_hw), range(rng, 1, max_hw), range(rng, 1, max_c)};
+  n.input_zero_point = range(rng, -128, 127);
+  std::vector<int32_t> zp = {n.input_zero_point};
+  const int layers = range(rng, 2, 6);
+  for (int i = 0; i < layers; ++i) {
+    const size_t in = zp.size() - 1;
+    const Shape x = n.shape_of(in);
+    const int32_t x_zp = zp[in];
+    Layer l;
+    l.name = fmt::format("l{}", i);
+    l.inputs = {in};
+    l.out = x;
+    l.line = i + 1;
+    std::vector<Op> ops = {Op::kConv, Op::kConv, Op::kFc};
+    for (Op op : {Op::kMaxPool, Op::kAvgPool, Op::kAdd, Op::kGainBias, Op::kReduceSum,
+                  Op::kReduceMax, Op::kActivation}) {
+      const auto pop = static_cast<golden::PlanarOp>(static_cast<unsigned>(op) - 2);
+      if (pl.generates(pop)) ops.push_back(op);
+    }
+    l.op = ops[rng() % ops.size()];
+    if (l.op == Op::kFc && i + 1 < layers && rng() % 2 == 0) l.op = Op::kConv;
+    int32_t out_zp = x_zp;
+    switch (l.op) {
+      case Op::kConv:
+      case Op::kFc: {
+        golden::reference::ConvLayer& c = l.conv;
+        const bool conv = l.op == Op::kConv;
+        c.filters = range(rng, 1, static_cast<int>(std::min(agu.max_channels, 2 * d.lanes() + 3)));
+        if (conv) {
+          c.kernel_h = range(rng, 1, static_cast<int>(std::min(agu.max_kernel, 3U)));
+          c.kernel_w = range(rng, 1, static_cast<int>(std::min(agu.max_kernel, 3U)));
+          c.stride_y = range(rng, 1, static_cast<int>(std::min(agu.max_stride, 2U)));
+          c.stride_x = range(rng, 1, static_cast<int>(std::min(agu.max_stride, 2U)));
+          const int pad_h = std::min<int>(static_cast<int>(agu.max_pad), c.kernel_h - 1);
+          const int pad_w = std::min<int>(static_cast<int>(agu.max_pad), c.kernel_w - 1);
+          c.pad_top = range(rng, 0, pad_h);
+          c.pad_bottom = range(rng, 0, pad_h);
+          c.pad_left = range(rng, 0, pad_w);
+          c.pad_right = range(rng, 0, pad_w);
+          const int ph = x.h + c.pad_top + c.pad_bottom, pw = x.w + c.pad_left + c.pad_right;
+          if (ph < c.kernel_h || pw < c.kernel_w) {
+            c.kernel_h = c.kernel_w = 1;
+            c.pad_top = c.pad_bottom = c.pad_left = c.pad_right = 0;
+          }
+          l.out = Shape{(x.h + c.pad_top + c.pad_bottom - c.kernel_h) / c.stride_y + 1,
+                        (x.w + c.pad_left + c.pad_right - c.kernel_w) / c.stride_x + 1, c.filters};
+        } else {
+          l.out = Shape{1, 1, c.filters};
+        }
+        l.window = {c.kernel_h, c.kernel_w, c.stride_y, c.stride_x,
+                    c.pad_top,  c.pad_bottom, c.pad_left, c.pad_right};
+        const size_t taps = conv ? static_cast<size_t>(c.kernel_h) * c.kernel_w * x.c : x.elements();
+        c.weights.resize(static_cast<size_t>(c.filters) * taps);
+        for (auto& w : c.weights) w = value(rng);
+        c.bias.resize(static_cast<size_t>(c.filters));
+        for (auto& b : c.bias) b = range(rng, -20000, 20000);
+        c.input_zero_point = x_zp;
+        out_zp = range(rng, -128, 127);
+        // |acc| ~ 128 x 64 x sqrt(taps): scaled into about +-64.
+        const int bits = 7 + log2_up(taps) / 2;
+        c.output = outputs(rng, c.filters, -bits - 1, -bits + 1, out_zp, rng() % 2 == 0);
+        l.act_min = c.output[0].act_min;
+        l.act_max = c.output[0].act_max;
+        break;
+      }
+      case Op::kMaxPool:
+      case Op::kAvgPool: {
+        golden::reference::PoolWindow& w = l.window;
+        const int kmax = static_cast<int>(std::min<unsigned>(pl.max_window, 3));
+        w.kernel_h = std::min(range(rng, 1, kmax), x.h);
+        w.kernel_w = std::min(range(rng, 1, kmax), x.w);
+        w.stride_y = range(rng, 1, static_cast<int>(std::min(pl.max_stride, 2U)));
+        w.stride_x = range(rng, 1, static_cast<int>(std::min(pl.max_stride, 2U)));
+        const int pad_h = std::min<int>(static_cast<int>(pl.max_pad), w.kernel_h - 1);
+        const int pad_w = std::min<int>(static_cast<int>(pl.max_pad), w.kernel_w - 1);
+        w.pad_top = range(rng, 0, pad_h);
+        w.pad_bottom = range(rng, 0, pad_h);
+        w.pad_left = range(rng, 0, pad_w);
+        w.pad_right = range(rng, 0, pad_w);
+        l.out = Shape{(x.h + w.pad_top + w.pad_bottom - w.kernel_h) / w.stride_y + 1,
+                      (x.w + w.pad_left + w.pad_right - w.kernel_w) / w.stride_x + 1, x.c};
+        l.act_min = rng() % 4 == 0 ? x_zp : -128;
+        l.act_max = 127;
+        break;
+      }
+      case Op::kAdd: {
+        // Of the newest older tensor of this shape (the input itself when there is none).
+        size_t other = in;
+        for (size_t t = in; t-- > 0;) {
+          if (n.shape_of(t) == x) {
+            other = t;
+            break;
+          }
+        }
+        l.inputs = {in, other};
+        golden::reference::AddParams& a = l.add;
+        a.a_zero_point = x_zp;
+        a.b_zero_point = zp[other];
+        a.left_shift = 20;
+        a.a_multiplier = static_cast<int32_t>((1U << 30) + rng() % (1U << 30));
+        a.b_multiplier = static_cast<int32_t>((1U << 30) + rng() % (1U << 30));
+        a.a_shift = range(rng, -2, 0);
+        a.b_shift = range(rng, -2, 0);
+        out_zp = range(rng, -128, 127);
+        a.output = outputs(rng, 1, -20, -18, out_zp, rng() % 2 == 0)[0];
+        l.act_min = a.output.act_min;
+        l.act_max = a.output.act_max;
+        break;
+      }
+      case Op::kGainBias: {
+        l.gain.input_zero_point = x_zp;
+        l.gain.bias.resize(static_cast<size_t>(x.c));
+        for (auto& b : l.gain.bias) b = range(rng, -40, 40);
+        out_zp = range(rng, -128, 127);
+        l.gain.output = outputs(rng, x.c, -2, 0, out_zp, false);
+        break;
+      }
+      case Op::kReduceSum:
+      case Op::kReduceMax: {
+        l.axis = rng() % 2 == 0 ? golden::reference::ReduceAxis::kSpatial
+                                : golden::reference::ReduceAxis::kChannels;
+        l.out = l.axis == golden::reference::ReduceAxis::kSpatial ? Shape{1, 1, x.c}
+                                                                   : Shape{x.h, x.w, 1};
+        if (l.op == Op::kReduceSum) {
+          l.reduce_input_zero_point = x_zp;
+          out_zp = range(rng, -128, 127);
+          const uint64_t count = l.axis == golden::reference::ReduceAxis::kSpatial
+                                     ? static_cast<uint64_t>(x.h) * x.w
+                                     : static_cast<uint64_t>(x.c);
+          const int s = -log2_up(count) - 1;
+          l.reduce_output = outputs(rng, 1, s, s, out_zp, false);
+          l.reduce_output.assign(static_cast<size_t>(l.out.c), l.reduce_output[0]);
+        }
+        break;
+      }
+      case Op::kActivation:
+        l.act_min = range(rng, -128, 0);
+        l.act_max = range(rng, l.act_min, 127);
+        break;
+    }
+    l.zero_point = out_zp;
+    zp.push_back(out_zp);
+    n.layers.push_back(std::move(l));
+    if (n.layers.back().op == Op::kFc) break;  // a classifier ends the network
+  }
+  return n;
+}
+
+}  // namespace npugen::tb

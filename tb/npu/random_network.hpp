@@ -1,0 +1,18 @@
+// Random quantized networks for the NPU's co-simulation: a few layers of every kind the
+// design generates (conv with padding and strides, fc, max and average pooling, ADD of an
+// older tensor, gain and bias, reductions, the clamp), random int8 weights and TFLite-like
+// quantization scaled so that outputs use the int8 range rather than saturate. The bench
+// compiles each draw for its design and draws again when the compiler refuses it.
+#pragma once
+
+#include <random>
+
+#include "npugen/golden/network/network.hpp"
+#include "npugen/golden/npu/params.hpp"
+
+namespace npugen::tb {
+
+/// A network of 2 to 6 layers within the design's maxima (the compiler has the last word).
+golden::net::Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng);
+
+}  // namespace npugen::tb

@@ -1,0 +1,633 @@
+// The NPU top's golden model (issue 15, phase 1): networks compiled for a top and run on its
+// golden model (the sequencer's and the planar engine's models behind the host-port
+// arbiter) give every layer's tensor equal, bit for bit, to the plain reference network
+// interpreter's: the digits CNN on its test images, and random small networks of every
+// layer kind on designs whose T, L and P differ. The arbiter's evaluation order holds (the
+// planar engine's requests do not depend on its readies, the sequencer's responses not on
+// its requests); the top's own registers; the program text round trip; the compiler's
+// refusals.
+#include <fmt/format.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <random>
+
+#include "../sequencer/random_layers.hpp"
+#include "net/network_file.hpp"
+#include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/npu/model.hpp"
+#include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
+#include "util/npy.hpp"
+
+using namespace npugen::golden;
+using test::draw;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kNetworks = fs::path(NPUGEN_SOURCE_DIR) / "networks";
+
+NpuDesign npu_design(unsigned tiles, unsigned lanes, unsigned p, uint64_t act_words,
+                     uint64_t weight_rows) {
+  NpuDesign d;
+  SequencerDesign& s = d.seq;
+  s.array.tiles = tiles, s.array.lanes = lanes;
+  s.array.weight_width = s.array.act_width = 8;
+  s.array.acc_width = 32;
+  s.array.tree_stages = 1;
+  s.agu.tiles = tiles, s.agu.lanes = lanes;
+  s.agu.max_height = s.agu.max_width = 32, s.agu.max_channels = 256, s.agu.max_batch = 4;
+  s.agu.max_kernel = 5, s.agu.max_stride = 3, s.agu.max_pad = 4;
+  s.agu.act_words = act_words, s.agu.weight_rows = weight_rows;
+  s.post.lanes = p, s.post.max_channels = 256;
+  s.seq.cache_rows = 64;
+  PlanarParams& pl = d.planar;
+  pl.lanes = lanes, pl.words = 1, pl.act_words = 2 * act_words;
+  pl.max_window = 3, pl.max_stride = 2, pl.max_pad = 1;
+  pl.max_height = pl.max_width = 32, pl.max_channels = 64, pl.max_batch = 4;
+  return d;
+}
+
+NpuDesign even_design() { return npu_design(8, 8, 4, 1024, 2048); }
+NpuDesign odd_design() { return npu_design(3, 5, 1, 1024, 2048); }
+
+reference::Tensor random_input(std::mt19937_64& rng, const net::Network& n, int batch) {
+  return test::random_tensor(rng, batch, n.input.h, n.input.w, n.input.c);
+}
+
+// A zero point from -60 to 60 and a clamp: relu (at the zero point) or nearly none.
+Requant random_range(std::mt19937_64& rng, Requant r) {
+  r.zero_point = draw(rng, -60, 60);
+  const bool relu = rng() % 2 != 0;
+  r.act_min = relu ? r.zero_point : draw(rng, -128, -100);
+  r.act_max = draw(rng, 100, 127);
+  return r;
+}
+
+int32_t q31(std::mt19937_64& rng) {
+  return static_cast<int32_t>((int64_t{1} << 30) + static_cast<int64_t>(rng() % (1U << 30)));
+}
+
+// Builds a network layer by layer (random arithmetic); tensor t's zero point in zp[t].
+class NetBuilder {
+ public:
+  NetBuilder(std::mt19937_64& rng, int h, int w, int c) : rng_(rng) {
+    n_.input = {h, w, c};
+    n_.input_zero_point = draw(rng, -60, 60);
+    n_.has_arithmetic = true;
+    zp_.push_back(n_.input_zero_point);
+  }
+  [[nodiscard]] size_t last() const { return n_.layers.size(); }
+  /// The next layer reads tensor t (not the last).
+  NetBuilder& from(size_t t) {
+    from_ = t;
+    return *this;
+  }
+  [[nodiscard]] const net::Shape& shape(size_t t) const { return n_.shape_of(t); }
+
+  size_t conv(int k, int kh, int kw, int stride, std::array<int, 4> pad) {
+    const net::Shape x = shape(input());
+    net::Layer l = layer("conv", net::Op::kConv);
+    reference::ConvLayer& c = l.conv;
+    c = test::random_layer(rng_, x.c, k, kh, kw);
+    c.stride_y = c.stride_x = stride;
+    c.pad_top = pad[0], c.pad_bottom = pad[1], c.pad_left = pad[2], c.pad_right = pad[3];
+    c.input_zero_point = zp_[input()];
+    scale(c, kh * kw * x.c);
+    l.out = {(x.h + pad[0] + pad[1] - kh) / stride + 1, (x.w + pad[2] + pad[3] - kw) / stride + 1,
+             k};
+    l.zero_point = c.output[0].zero_point;
+    return push(std::move(l));
+  }
+  size_t fc(int k) {
+    const net::Shape x = shape(input());
+    net::Layer l = layer("fc", net::Op::kFc);
+    l.conv = test::random_layer(rng_, static_cast<int>(x.elements()), k, 1, 1);
+    l.conv.input_zero_point = zp_[input()];
+    scale(l.conv, static_cast<int>(x.elements()));
+    l.out = {1, 1, k};
+    l.zero_point = l.conv.output[0].zero_point;
+    return push(std::move(l));
+  }
+  size_t pool(net::Op op, int k, int stride, std::array<int, 4> pad) {
+    const net::Shape x = shape(input());
+    net::Layer l = layer(op == net::Op::kMaxPool ? "max" : "avg", op);
+    l.window = reference::PoolWindow{k, k, stride, stride, pad[0], pad[1], pad[2], pad[3]};
+    clamp(l, zp_[input()]);
+    l.out = {(x.h + pad[0] + pad[1] - k) / stride + 1, (x.w + pad[2] + pad[3] - k) / stride + 1,
+             x.c};
+    l.zero_point = zp_[input()];
+    return push(std::move(l));
+  }
+  size_t add(size_t other) {
+    net::Layer l = layer("add", net::Op::kAdd);
+    l.inputs.push_back(other);
+    reference::AddParams& a = l.add;
+    a.a_zero_point = zp_[input()], a.b_zero_point = zp_[other];
+    a.a_multiplier = q31(rng_), a.b_multiplier = q31(rng_);
+    a.a_shift = draw(rng_, -3, 0), a.b_shift = draw(rng_, -3, 0);
+    a.output = random_range(rng_, Requant{q31(rng_), draw(rng_, -20, -17), 0, 0, 0});
+    l.act_min = a.output.act_min, l.act_max = a.output.act_max;
+    l.out = shape(input());
+    l.zero_point = a.output.zero_point;
+    return push(std::move(l));
+  }
+  size_t gain_bias() {
+    const net::Shape x = shape(input());
+    net::Layer l = layer("gain", net::Op::kGainBias);
+    l.gain.input_zero_point = zp_[input()];
+    const Requant range = random_range(rng_, Requant{});
+    for (int c = 0; c < x.c; ++c) {
+      l.gain.bias.push_back(draw(rng_, -40, 40));
+      Requant r = range;
+      r.multiplier = q31(rng_), r.shift = draw(rng_, -3, 0);
+      l.gain.output.push_back(r);
+    }
+    l.act_min = range.act_min, l.act_max = range.act_max;
+    l.out = x;
+    l.zero_point = range.zero_point;
+    return push(std::move(l));
+  }
+  size_t reduce(net::Op op, reference::ReduceAxis axis) {
+    const net::Shape x = shape(input());
+    net::Layer l = layer(op == net::Op::kReduceSum ? "rsum" : "rmax", op);
+    l.axis = axis;
+    const bool spatial = axis == reference::ReduceAxis::kSpatial;
+    l.out = spatial ? net::Shape{1, 1, x.c} : net::Shape{x.h, x.w, 1};
+    if (op == net::Op::kReduceSum) {
+      l.reduce_input_zero_point = zp_[input()];
+      const Requant r = random_range(rng_, Requant{q31(rng_), draw(rng_, -4, -1), 0, 0, 0});
+      l.reduce_output.assign(static_cast<size_t>(l.out.c), r);
+      l.act_min = r.act_min, l.act_max = r.act_max;
+      l.zero_point = r.zero_point;
+    } else {
+      clamp(l, zp_[input()]);
+      l.zero_point = zp_[input()];
+    }
+    return push(std::move(l));
+  }
+  size_t activation() {
+    net::Layer l = layer("act", net::Op::kActivation);
+    l.act_min = zp_[input()], l.act_max = draw(rng_, 100, 127);
+    l.out = shape(input());
+    l.zero_point = zp_[input()];
+    return push(std::move(l));
+  }
+  [[nodiscard]] const net::Network& network() const { return n_; }
+
+ private:
+  net::Layer layer(const char* kind, net::Op op) {
+    net::Layer l;
+    l.name = fmt::format("{}{}", kind, n_.layers.size());
+    l.op = op;
+    l.inputs = {input()};
+    return l;
+  }
+  // Shifts that keep most outputs inside int8: an accumulator of `taps` random products
+  // is about 5000 sqrt(taps).
+  void scale(reference::ConvLayer& c, int taps) {
+    const int shift = -7 - static_cast<int>(ceil_log2(static_cast<uint64_t>(taps))) / 2;
+    const Requant range = random_range(rng_, Requant{});
+    for (Requant& r : c.output) {
+      r.shift = shift + draw(rng_, -1, 1);
+      r.zero_point = range.zero_point, r.act_min = range.act_min, r.act_max = range.act_max;
+    }
+    for (int32_t& b : c.bias) b /= 8;
+  }
+  void clamp(net::Layer& l, int zp) {
+    l.act_min = rng_() % 2 != 0 ? zp : -128;
+    l.act_max = draw(rng_, 100, 127);
+  }
+  [[nodiscard]] size_t input() const { return from_.value_or(last()); }
+  size_t push(net::Layer l) {
+    from_.reset();
+    zp_.push_back(l.zero_point);
+    n_.layers.push_back(std::move(l));
+    return n_.layers.size();
+  }
+
+  std::mt19937_64& rng_;
+  net::Network n_;
+  std::vector<int32_t> zp_;
+  std::optional<size_t> from_;
+};
+
+// Compiles and runs a network on the golden model; every layer equals the reference.
+ProgramRun check_network(const NpuDesign& d, const net::Network& n, const reference::Tensor& x) {
+  const Program p = compile_network(d, n, x.n);
+  const ProgramRun run = run_program(d, p, x, 5'000'000);
+  const auto want = reference::run_network(n, x);
+  REQUIRE(run.layers.size() == n.layers.size());
+  for (size_t i = 0; i < n.layers.size(); ++i) {
+    const reference::Tensor& got = run.layers[i];
+    const reference::Tensor& w = want[i + 1];
+    INFO("layer " << i << " " << n.layers[i].name << " (" << net::op_name(n.layers[i].op) << "), T "
+                  << d.seq.tiles() << " L " << d.lanes() << " P " << d.seq.post.lanes);
+    REQUIRE(got.n == w.n);
+    REQUIRE(got.h == w.h);
+    REQUIRE(got.w == w.w);
+    REQUIRE(got.c == w.c);
+    REQUIRE(got.data == w.data);
+    if (i > 0) CHECK(run.finished_at[i] > run.finished_at[i - 1]);
+  }
+
+  return run;
+}
+
+net::Network read_network(const fs::path& file) {
+  const auto r = npugen::net::read_network_file(file);
+  for (const auto& diag : r.diagnostics) FAIL(diag.format());
+  REQUIRE(r.file);
+  return r.file->network;
+}
+
+reference::Tensor digits_images(int n) {
+  const auto a = npugen::util::read_npy(kNetworks / "digits" / "test_images.npy");
+  reference::Tensor t;
+  t.n = n;
+  t.h = static_cast<int>(a.shape.at(1));
+  t.w = static_cast<int>(a.shape.at(2));
+  t.c = static_cast<int>(a.shape.at(3));
+  const size_t count = static_cast<size_t>(n) * t.h * t.w * t.c;
+  t.data.assign(a.values.begin(), a.values.begin() + static_cast<std::ptrdiff_t>(count));
+  return t;
+}
+
+std::string compile_error(const NpuDesign& d, const net::Network& n, int batch, int* layer) {
+  try {
+    (void)compile_network(d, n, batch);
+  } catch (const CompileError& e) {
+    *layer = e.layer;
+    return e.what();
+  }
+  FAIL("compiled");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpreter", "[npu]") {
+  const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
+  const reference::Tensor x = digits_images(4);
+  for (const NpuDesign& d : {even_design(), odd_design()}) {
+    const Program p = compile_network(d, n, 4);
+    REQUIRE(p.layers.size() == 5);
+    CHECK(p.layers[0].neural);
+    CHECK_FALSE(p.layers[1].neural);
+    // conv1: 4 images x 8 x 8 pixels x 3 x 3 x 1 channel word x ceil(8 / T) blocks.
+    CHECK(p.layers[0].mapping_bound == 4 * 64 * 9 * ((8 + d.seq.tiles() - 1) / d.seq.tiles()));
+    CHECK(p.layers[0].macs == 4 * 64 * 8 * 9);
+    CHECK(p.layers[4].macs == 4 * 10 * 64);
+    CHECK(p.layers[4].out == ProgramTensor{p.layers[4].out.buf, p.layers[4].out.base, 4, 1, 1, 10});
+    const auto t0 = std::chrono::steady_clock::now();
+    const ProgramRun run = check_network(d, n, x);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::string layers;
+    uint64_t last = 0;
+    for (size_t i = 0; i < p.layers.size(); ++i) {
+      layers += fmt::format(" {} {}", p.layers[i].name, run.finished_at[i] - last);
+      last = run.finished_at[i];
+    }
+    WARN(fmt::format("digits CNN, 4 images, T {} L {} P {}: {} cycles ({:.2f} s);{}", d.seq.tiles(),
+                     d.lanes(), d.seq.post.lanes, run.cycles, s, layers));
+  }
+}
+
+TEST_CASE("random networks of every layer kind equal the reference interpreter", "[npu]") {
+  int networks = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed * 7919);
+    const NpuDesign d = seed % 2 != 0 ? even_design() : odd_design();
+    NetBuilder b(rng, draw(rng, 6, 10), draw(rng, 6, 10), draw(rng, 1, 11));
+    b.conv(draw(rng, 3, 13), 3, 3, 1, {1, 1, 1, 1});
+    const size_t pooled = b.pool(net::Op::kMaxPool, 3, 2, {1, draw(rng, 0, 1), 1, draw(rng, 0, 1)});
+    const int kw = draw(rng, 1, 3), pw = kw > 1 ? 1 : 0;
+    b.conv(b.shape(pooled).c, 3, kw, 1, {1, 1, pw, pw});  // the same H x W unless kw is 2
+    if (b.shape(b.last()) == b.shape(pooled)) {
+      b.add(pooled);  // the shortcut: an older layer
+    } else {
+      b.activation();
+    }
+    b.gain_bias();
+    b.activation();
+    b.conv(draw(rng, 5, 17), draw(rng, 2, 3), draw(rng, 2, 3), 2,
+           {draw(rng, 0, 1), 1, 1, draw(rng, 0, 1)});  // stride 2, uneven padding
+    const net::Shape s = b.shape(b.last());
+    b.pool(net::Op::kAvgPool, 2, 1,
+           {0, s.h < 2 ? 1 : draw(rng, 0, 1), s.w < 2 ? 1 : draw(rng, 0, 1), 0});
+    const auto axis =
+        seed % 3 == 0 ? reference::ReduceAxis::kChannels : reference::ReduceAxis::kSpatial;
+    if (seed % 4 < 2) {
+      b.reduce(net::Op::kReduceSum, axis);
+      b.fc(draw(rng, 2, 12));
+      b.reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);
+    } else {
+      b.reduce(net::Op::kReduceMax, axis);
+      b.fc(draw(rng, 2, 12));
+      b.reduce(net::Op::kReduceSum, reference::ReduceAxis::kSpatial);
+    }
+    const int batch = draw(rng, 1, 3);
+    INFO("seed " << seed << " batch " << batch);
+    const reference::Tensor x = random_input(rng, b.network(), batch);
+    check_network(d, b.network(), x);
+    ++networks;
+  }
+  CHECK(networks == 40);
+}
+
+TEST_CASE("placement: a planar layer writes its input's buffer when the other is full", "[npu]") {
+  std::mt19937_64 rng(31);
+  NpuDesign d = npu_design(8, 8, 4, 256, 2048);
+  d.planar.max_channels = 128;
+  NetBuilder b(rng, 4, 4, 8);  // the input: A, 16 words, read at the end
+  const size_t wide = b.conv(128, 3, 3, 1, {1, 1, 1, 1});  // B, 256 words: full
+  b.conv(8, 1, 1, 1, {0, 0, 0, 0});                        // A, after the input
+  b.activation();                                          // B is full: A
+  b.add(0);                                                // the input's last reader
+  b.from(wide).reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);  // its last reader
+  const Program p = compile_network(d, b.network(), 1);
+  CHECK(p.input == ProgramTensor{0, 0, 1, 4, 4, 8});
+  CHECK(p.layers[0].out == ProgramTensor{1, 0, 1, 4, 4, 128});
+  CHECK(p.layers[1].out == ProgramTensor{0, 16, 1, 4, 4, 8});
+  CHECK(p.layers[2].out == ProgramTensor{0, 32, 1, 4, 4, 8});
+  CHECK(p.layers[3].out == ProgramTensor{0, 16, 1, 4, 4, 8});  // conv1's space, freed
+  CHECK(p.layers[4].out == ProgramTensor{0, 0, 1, 4, 4, 1});   // every space of A freed
+  check_network(d, b.network(), random_input(rng, b.network(), 1));
+  CHECK_THROWS_WITH(
+      run_program(d, compile_network(d, b.network(), 1), random_input(rng, b.network(), 1), 100),
+      "the program did not finish in 100 cycles (0 of 5 layers done)");
+  // One image more does not fit.
+  int layer = -2;
+  CHECK(compile_error(d, b.network(), 2, &layer).rfind("layer conv0: its output", 0) == 0);
+  CHECK(layer == 0);
+}
+
+TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
+  // The model evaluates the planar engine without its readies, then the sequencer, then the
+  // planar engine with them: its requests must not depend on its readies or responses, nor
+  // the sequencer's responses on its request.
+  std::mt19937_64 rng(99);
+  const NpuDesign d = odd_design();
+  NetBuilder b(rng, 6, 6, 7);
+  b.conv(6, 3, 3, 1, {1, 1, 1, 1});
+  const size_t pooled = b.pool(net::Op::kMaxPool, 2, 2, {0, 0, 0, 0});
+  b.conv(6, 1, 1, 1, {0, 0, 0, 0});
+  b.add(pooled);
+  b.gain_bias();
+  b.fc(4);
+  const reference::Tensor x = random_input(rng, b.network(), 2);
+  const Program p = compile_network(d, b.network(), 2);
+  ProgramDriver driver(d, p, x);
+  NpuModel m(d);
+  uint64_t planar_requests = 0, responses = 0;
+  while (!driver.done()) {
+    REQUIRE(m.cycle() < 1'000'000);
+    const NpuInputs in = driver.inputs();
+    const NpuOutputs out = m.outputs(in);
+    driver.observe(in, out);
+    // The planar engine with no readies against all of them and responses.
+    PlanarInputs quiet, busy;
+    busy.a_req_ready = busy.b_req_ready = busy.w_ready = true;
+    busy.a_rsp_valid = busy.b_rsp_valid = true;
+    busy.a_rsp_data.assign(d.lanes(), static_cast<int8_t>(rng()));
+    busy.b_rsp_data.assign(d.lanes(), static_cast<int8_t>(rng()));
+    const PlanarOutputs p0 = m.planar().outputs(quiet), p1 = m.planar().outputs(busy);
+    REQUIRE(p0.a_req_valid == p1.a_req_valid);
+    REQUIRE(p0.b_req_valid == p1.b_req_valid);
+    REQUIRE(p0.a_req_addr == p1.a_req_addr);
+    REQUIRE(p0.b_req_addr == p1.b_req_addr);
+    REQUIRE(p0.w_valid == p1.w_valid);
+    REQUIRE(p0.w_addr == p1.w_addr);
+    REQUIRE(p0.w_data == p1.w_data);
+    planar_requests += p0.a_req_valid || p0.b_req_valid || p0.w_valid;
+    // The sequencer with no request against a random one.
+    SequencerInputs none, some;
+    some.mem.valid = true;
+    some.mem.write = rng() % 2 != 0;
+    some.mem.target = static_cast<MemTarget>(rng() % 4);
+    some.mem.addr = rng() % 64;
+    some.mem.data.assign((d.seq.mem_data_bits() + 7) / 8, static_cast<uint8_t>(rng()));
+    const SequencerOutputs s0 = m.sequencer().outputs(none), s1 = m.sequencer().outputs(some);
+    REQUIRE(s0.mem_rsp_valid == s1.mem_rsp_valid);
+    REQUIRE(s0.mem_rdata == s1.mem_rdata);
+    responses += s0.mem_rsp_valid;
+    m.tick(in);
+  }
+  CHECK(planar_requests > 100);
+  CHECK(responses > 50);
+}
+
+TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
+  const NpuDesign d = even_design();
+  const regmap::RegisterMap map = npu_csr::register_map(d);
+  CHECK(map.problems().empty());
+  CHECK(map.addr_bits() <= 9);
+  NpuModel m(d);
+  auto cycle = [&](const NpuInputs& in) {
+    const NpuOutputs o = m.outputs(in);
+    m.tick(in);
+    return o;
+  };
+  auto apb = [&](bool write, uint32_t addr, uint32_t data = 0) {
+    NpuInputs in;
+    in.apb = ApbRequest{true, false, write, addr, data};
+    cycle(in);
+    in.apb.penable = true;
+    return cycle(in).apb;
+  };
+  const uint32_t own = npu_csr::kOwnWindow;
+  CHECK(apb(false, own + npu_csr::kInfo).prdata == (8U | 10U << npu_csr::kInfoActBitsLsb));
+  CHECK(apb(false, npu_csr::kPlanarWindow + planar_csr::kInfo).prdata ==
+        m.planar().register_map().reg("INFO")->reset_value());
+  CHECK(apb(false, npu_csr::kSequencerWindow + sequencer_csr::kOwnWindow + sequencer_csr::kInfo)
+            .prdata == 64U);
+  CHECK(apb(false, own + 0x10).pslverr);
+  CHECK(apb(false, npu_csr::kPlanarWindow + 0x1fc).pslverr);
+  CHECK_FALSE(apb(true, own + npu_csr::kCycles, 5).pslverr);
+  CHECK(apb(false, own + npu_csr::kCycles).prdata == 5);  // idle: no count
+  CHECK_FALSE(apb(true, own + npu_csr::kIrqEnable, 0xffU).pslverr);
+  CHECK(apb(false, own + npu_csr::kIrqEnable).prdata == 3);
+
+  // The host port: a word written into buffer B and read back the next cycle; a gain row
+  // written whatever the target's state.
+  const size_t bytes = (d.host_data_bits() + 7) / 8;
+  NpuInputs w;
+  w.host = HostRequest{true, true, HostTarget::kBufferB, 17, std::vector<uint8_t>(bytes, 0)};
+  for (unsigned l = 0; l < 8; ++l) w.host.data[l] = static_cast<uint8_t>(0xa0 + l);
+  CHECK(cycle(w).host_ready);
+  CHECK(m.buffer_word(1, 17)[3] == 0xa3);
+  NpuInputs r;
+  r.host = HostRequest{true, false, HostTarget::kBufferB, 17, {}};
+  const NpuOutputs taken = cycle(r);
+  CHECK(taken.host_ready);
+  CHECK_FALSE(taken.host_rsp_valid);
+  const NpuOutputs answer = cycle(NpuInputs{});
+  CHECK(answer.host_rsp_valid);
+  REQUIRE(answer.host_rdata.size() == bytes);
+  CHECK(answer.host_rdata[7] == 0xa7);
+  CHECK(answer.host_rdata[8] == 0);
+  NpuInputs g;
+  g.host = HostRequest{true, true, HostTarget::kPlanarGains, 0, std::vector<uint8_t>(bytes, 0)};
+  CHECK(cycle(g).host_ready);
+
+  // A planar task completes: STATUS.PLANAR_DONE sticky, the interrupt, write 1 to clear.
+  // (an activation of B's word 17 into A's word 0)
+  const PlanarTask t =
+      PlanarTask::dense(d.planar, PlanarOp::kActivation, 1, 1, 8, 1, 1024 + 17, 0, 0);
+  for (const auto& wr : planar_csr::task_writes(t)) {
+    CHECK_FALSE(
+        apb(true, npu_csr::kPlanarWindow + planar_csr::kGroupOffset + wr.offset, wr.value).pslverr);
+  }
+  bool done = false, busy = false;
+  for (int i = 0; i < 100 && !done; ++i) {
+    const NpuOutputs o = cycle(NpuInputs{});
+    done = o.planar_done;
+    busy = busy || o.busy;
+  }
+  REQUIRE(done);
+  CHECK(busy);
+  CHECK(m.buffer_word(0, 0)[3] == 0xa3);
+  const NpuOutputs after = cycle(NpuInputs{});
+  CHECK(after.irq);
+  CHECK((apb(false, own + npu_csr::kStatus).prdata & 3U) == 2U);
+  CHECK(apb(false, own + npu_csr::kCycles).prdata > 5);
+  apb(true, own + npu_csr::kStatus, 2);
+  CHECK((apb(false, own + npu_csr::kStatus).prdata & 3U) == 0U);
+  CHECK_FALSE(cycle(NpuInputs{}).irq);
+
+  NpuDesign bad = d;
+  bad.planar.act_words = d.act_words();
+  CHECK_THROWS_AS(NpuModel(bad), std::invalid_argument);
+  bad = d;
+  bad.planar.words = 2;
+  CHECK_THROWS_AS(NpuModel(bad), std::invalid_argument);
+}
+
+TEST_CASE("a program's text parses back to it; a malformed text names its line", "[npu]") {
+  const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
+  for (const NpuDesign& d : {even_design(), odd_design()}) {
+    Program p = compile_network(d, n, 2);
+    const std::string text = program_text(p);
+    CHECK(parse_program(text) == p);
+    CHECK(program_text(parse_program(text)) == text);
+    p.layers[0].name = "a name with spaces, 100% \"odd\"";
+    p.layers[1].name = "";
+    CHECK(parse_program(program_text(p)) == p);
+  }
+  const Program p = compile_network(even_design(), n, 1);
+  const std::string text = program_text(p);
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = text.find('\n', at);
+    lines.push_back(text.substr(at, nl - at));
+    at = nl + 1;
+  }
+  auto with = [&](size_t line, const std::string& replacement) {
+    std::string t;
+    for (size_t i = 0; i < lines.size(); ++i) t += (i == line ? replacement : lines[i]) + "\n";
+    return t;
+  };
+  auto message = [](const std::string& t) -> std::string {
+    try {
+      (void)parse_program(t);
+    } catch (const std::runtime_error& e) {
+      return e.what();
+    }
+    return "parsed";
+  };
+  const size_t first_step = 4 + p.layers.size() + 1;
+  CHECK(message(with(0, "npugen-program 2")).rfind("line 1:", 0) == 0);
+  CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
+  CHECK(message(with(3, "layer conv1 conv neural B 0 1 8 8")).rfind("line 4:", 0) == 0);
+  CHECK(message(with(4, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1")) ==
+        "line 5: 'convolution' is not a layer kind");
+  CHECK(message(with(first_step, "host weights 0 0g")) ==
+        fmt::format("line {}: data is not hex bytes", first_step + 1));
+  CHECK(message(with(first_step + 2, "jump 3")).rfind(fmt::format("line {}:", first_step + 3), 0) ==
+        0);
+  CHECK(message(with(first_step + 2, "layer_done 5")) ==
+        fmt::format("line {}: layer 5 is not one of the 5 layers", first_step + 3));
+  CHECK(message(with(first_step + 2, "apb 0x1000000000 0"))
+            .rfind(fmt::format("line {}: address", first_step + 3), 0) == 0);
+  CHECK(message(text.substr(0, text.find("\nhost") + 1)) ==
+        fmt::format("line {}: the program ends early", first_step + 1));
+  CHECK(message(text + "more\n") == fmt::format("line {}: text after 'end'", lines.size() + 1));
+}
+
+TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "[npu]") {
+  std::mt19937_64 rng(5);
+  int layer = -2;
+  {  // an output larger than the other buffer
+    const NpuDesign d = npu_design(8, 8, 4, 256, 2048);
+    NetBuilder b(rng, 8, 8, 8);
+    b.conv(8, 3, 3, 1, {1, 1, 1, 1});
+    b.conv(40, 1, 1, 1, {0, 0, 0, 0});
+    const std::string m = compile_error(d, b.network(), 1, &layer);
+    CHECK(layer == 1);
+    CHECK(m ==
+          "layer conv1: its output (1x8x8x40, 320 words) does not fit buffer A (256 words, 0 in "
+          "use; agu.act_words)");
+    // The input itself.
+    CHECK_THROWS_WITH(compile_network(d, b.network(), 5),
+                      "the input (5 image(s) of 8x8x8, 320 words) does not fit buffer A (256 "
+                      "words; agu.act_words)");
+  }
+  {  // more weight rows than the store holds
+    const NpuDesign d = npu_design(8, 8, 4, 1024, 64);
+    NetBuilder b(rng, 6, 6, 16);
+    b.conv(16, 3, 3, 1, {1, 1, 1, 1});  // 2 blocks x 9 x 2 words: 36 rows
+    b.activation();
+    b.conv(16, 3, 3, 1, {1, 1, 1, 1});
+    const std::string m = compile_error(d, b.network(), 1, &layer);
+    CHECK(layer == 2);
+    CHECK(m ==
+          "layer conv2: 36 weight rows do not fit the weight store (64 rows, 36 in use; "
+          "agu.weight_rows)");
+  }
+  {  // more parameter groups than the post unit's table holds
+    NpuDesign d = npu_design(8, 8, 4, 1024, 2048);
+    d.seq.post.max_channels = 16;  // 4 groups of 4
+    NetBuilder b(rng, 6, 6, 3);
+    b.conv(8, 3, 3, 1, {1, 1, 1, 1});
+    b.conv(16, 3, 3, 1, {1, 1, 1, 1});
+    const std::string m = compile_error(d, b.network(), 1, &layer);
+    CHECK(layer == 1);
+    CHECK(m ==
+          "layer conv1: 4 parameter groups do not fit the post unit's table (4 groups of 4 "
+          "channels, 2 in use; post.max_channels)");
+  }
+  {  // a kernel above the generated maxima: the sequencer's, the planar engine's
+    const NpuDesign d = even_design();
+    NetBuilder b(rng, 9, 9, 3);
+    b.conv(4, 7, 7, 1, {3, 3, 3, 3});
+    std::string m = compile_error(d, b.network(), 1, &layer);
+    CHECK(layer == 0);
+    CHECK(m == "layer conv0: the sequencer cannot run it: kernel height 7 is outside 1 to 5");
+    NetBuilder c(rng, 9, 9, 3);
+    c.conv(4, 3, 3, 1, {1, 1, 1, 1});
+    c.pool(net::Op::kMaxPool, 4, 2, {0, 0, 0, 0});
+    m = compile_error(d, c.network(), 1, &layer);
+    CHECK(layer == 1);
+    CHECK(m == "layer max1: the planar engine cannot run it: kernel height 4 is outside 1 to 3");
+    NpuDesign no_avg = d;
+    no_avg.planar.modes &= ~planar_op_bit(PlanarOp::kAvgPool);
+    NetBuilder e(rng, 9, 9, 3);
+    e.pool(net::Op::kAvgPool, 2, 2, {0, 0, 0, 0});
+    m = compile_error(no_avg, e.network(), 1, &layer);
+    CHECK(layer == 0);
+    CHECK(m ==
+          "layer avg0: avg_pool is not generated by this design's planar engine "
+          "(planar.modes)");
+  }
+  {  // a shape-only network file
+    const net::Network n = read_network(kNetworks / "residual_block.yaml");
+    CHECK_FALSE(n.has_arithmetic);
+    const std::string m = compile_error(even_design(), n, 1, &layer);
+    CHECK(layer == 0);
+    CHECK(m.rfind("layer conv_a: the network has no weights or quantization", 0) == 0);
+  }
+}
