@@ -69,10 +69,10 @@ class NpuBench {
         "Co-simulation of the NPU top of design {} (RTL against the golden model every cycle, "
         "every layer against the plain reference network interpreter)",
         npugen::design::kName);
-    s.modes = {"check", "network"};
+    s.modes = {"check"};
     s.modes_help =
-        "check: a random network of every layer kind the design generates; network: the run "
-        "file given with --run";
+        "check: a random network of every layer kind the design generates (or, with --run, "
+        "the compiled network of a run file)";
     s.run = true;
     return s;
   }

@@ -60,7 +60,7 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   n.input = Shape{range(rng, 1, max_hw), range(rng, 1, max_hw), range(rng, 1, max_c)};
   n.input_zero_point = range(rng, -128, 127);
   std::vector<int32_t> zp = {n.input_zero_point};
-  const int layers = range(rng, 2, 6);
+  const int layers = range(rng, 3, 7);
   for (int i = 0; i < layers; ++i) {
     const size_t in = zp.size() - 1;
     const Shape x = n.shape_of(in);
@@ -76,7 +76,10 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
       const auto pop = static_cast<golden::PlanarOp>(static_cast<unsigned>(op) - 2);
       if (pl.generates(pop)) ops.push_back(op);
     }
-    l.op = ops[rng() % ops.size()];
+    // The first layer, and half the others, run on the neural engine.
+    l.op = i == 0 || rng() % 2 == 0 ? (i > 0 && rng() % 4 == 0 ? Op::kFc : Op::kConv)
+                                    : ops[3 + rng() % (ops.size() - 3)];
+    if (ops.size() == 3) l.op = ops[rng() % 3];
     if (l.op == Op::kFc && i + 1 < layers && rng() % 2 == 0) l.op = Op::kConv;
     int32_t out_zp = x_zp;
     switch (l.op) {

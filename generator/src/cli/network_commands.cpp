@@ -297,8 +297,6 @@ void add_network_commands(CLI::App& app) {
                                                                           b + 1, batches, n0,
                                                                           n0 + n - 1)
                                                             : std::string()),
-                                       "--mode",
-                                       "network",
                                        "--run",
                                        (work / "network.run").string(),
                                        "--results",

@@ -64,7 +64,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
   NpuBlock() : SectionBlock(kName, "the NPU top", read_section) {}
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
-    b.modes = {"check", "network"};
+    b.modes = {"check"};
     b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "npu", "network"};
     return b;
   }
