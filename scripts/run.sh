@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job on one configuration (default: configs/default.yaml): set up, build
-# npugen, generate the design, co-simulate it against the golden model, summarise.
+# The main job (default: configs/default.yaml, the NPU top): set up, build npugen, generate
+# the design, co-simulate the NPU on a random network against the golden model, then run the
+# digits CNN (networks/digits, 360 held-back images of scikit-learn's 8 x 8 digits) on the
+# verilated top: every layer bit-exact against the golden model and the plain reference
+# interpreter, the accuracy, cycles per image, MAC utilisation per layer and images/s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${1:-configs/default.yaml}
@@ -12,4 +15,7 @@ npugen=build/generator/npugen
 
 "$npugen" check "$config"
 "$npugen" generate "$config"
-"$npugen" sim "$config"
+"$npugen" sim "$config" --block npu
+digits=networks/digits
+"$npugen" run "$config" --network "$digits/digits.yaml" --input "$digits/test_images.npy" \
+  --labels "$digits/test_labels.npy"

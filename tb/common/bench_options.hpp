@@ -32,7 +32,7 @@ struct BenchSpec {
   std::string modes_help = "check: RTL against the golden model";
   bool vectors = false;
   bool descriptors = false;
-  bool run = false;  ///< takes --run and --results (the NPU)
+  bool run = false;               ///< takes --run and --results (the NPU)
   unsigned max_rows_limit = 0;    ///< 0: no --max-rows
   unsigned max_rows_default = 0;  ///< --max-rows when not given
   bool valid_probability = false;

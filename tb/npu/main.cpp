@@ -77,7 +77,8 @@ class NpuBench {
     return s;
   }
 
-  explicit NpuBench(const BenchOptions& o) : cycles_(o.cycles), results_path_(o.results), golden_(kD) {
+  explicit NpuBench(const BenchOptions& o)
+      : cycles_(o.cycles), results_path_(o.results), golden_(kD) {
     if (!o.run.empty()) {
       run_ = parse_run_file(read_text(o.run));
       if (run_.program.lanes != kD.lanes()) {
@@ -186,9 +187,8 @@ class NpuBench {
       const uint64_t cycles = r.finished_at - last;
       last = r.finished_at;
       s.lines.push_back(fmt::format("layer {} ({}, {}): {}x{}x{}x{}, {} cycles, {} MACs", r.name,
-                                    net::op_name(l.op), l.neural ? "neural" : "planar",
-                                    r.tensor.n, r.tensor.h, r.tensor.w, r.tensor.c, cycles,
-                                    l.macs));
+                                    net::op_name(l.op), l.neural ? "neural" : "planar", r.tensor.n,
+                                    r.tensor.h, r.tensor.w, r.tensor.c, cycles, l.macs));
     }
     if (!results_path_.empty()) {
       std::ofstream out(results_path_, std::ios::binary);
@@ -214,7 +214,8 @@ class NpuBench {
     dut.host_addr_i = in.host.addr;
     const size_t bytes = (kD.host_data_bits() + 7) / 8;
     for (size_t i = 0; i < bytes; ++i) {
-      const unsigned width = std::min<unsigned>(8, kD.host_data_bits() - static_cast<unsigned>(i) * 8);
+      const unsigned width =
+          std::min<unsigned>(8, kD.host_data_bits() - static_cast<unsigned>(i) * 8);
       set_bits(dut.host_wdata_i, static_cast<unsigned>(i) * 8, width,
                i < in.host.data.size() ? in.host.data[i] : 0);
     }
@@ -242,7 +243,8 @@ class NpuBench {
     if (want.seq_write.valid) {
       check.compare("obs_wr_buf_o", want.seq_write.buf, dut.obs_wr_buf_o);
       check.compare("obs_wr_addr_o", want.seq_write.addr, dut.obs_wr_addr_o);
-      check.compare("obs_wr_mask_o", want.seq_write.mask, get_bits(dut.obs_wr_mask_o, 0, kD.lanes()));
+      check.compare("obs_wr_mask_o", want.seq_write.mask,
+                    get_bits(dut.obs_wr_mask_o, 0, kD.lanes()));
       for (unsigned l = 0; l < kD.lanes(); ++l) {
         check.compare(fmt::format("obs_wr_data_o lane {}", l), want.seq_write.data[l],
                       get_bits(dut.obs_wr_data_o, l * 8, 8));
@@ -267,9 +269,9 @@ class NpuBench {
     if (index < run_.expected.size()) {
       const reference::Tensor& want = run_.expected[index];
       if (want.n != got.n || want.h != got.h || want.w != got.w || want.c != got.c) {
-        failures_.push_back(fmt::format("layer {} ({}): shape {}x{}x{}x{}, the reference's {}x{}x{}x{}",
-                                        l.name, index, got.n, got.h, got.w, got.c, want.n, want.h,
-                                        want.w, want.c));
+        failures_.push_back(
+            fmt::format("layer {} ({}): shape {}x{}x{}x{}, the reference's {}x{}x{}x{}", l.name,
+                        index, got.n, got.h, got.w, got.c, want.n, want.h, want.w, want.c));
       } else {
         for (size_t i = 0; i < want.data.size(); ++i) {
           if (want.data[i] == got.data[i]) continue;

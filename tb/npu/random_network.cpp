@@ -1,7 +1,8 @@
 #include "npu/random_network.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace npugen::tb {
 namespace {
@@ -19,9 +20,12 @@ int range(std::mt19937_64& rng, int lo, int hi) {
 int8_t value(std::mt19937_64& rng) {
   // One value in eight an extreme.
   switch (rng() % 16) {
-    case 0: return -128;
-    case 1: return 127;
-    default: return static_cast<int8_t>(rng());
+    case 0:
+      return -128;
+    case 1:
+      return 127;
+    default:
+      return static_cast<int8_t>(rng());
   }
 }
 
@@ -53,10 +57,9 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   const golden::PlanarParams& pl = d.planar;
   Network n;
   n.has_arithmetic = true;
-  const int max_hw = static_cast<int>(
-      std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 12U}));
-  const int max_c =
-      static_cast<int>(std::min({agu.max_channels, pl.max_channels, 3 * d.lanes()}));
+  const int max_hw =
+      static_cast<int>(std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 12U}));
+  const int max_c = static_cast<int>(std::min({agu.max_channels, pl.max_channels, 3 * d.lanes()}));
   n.input = Shape{range(rng, 1, max_hw), range(rng, 1, max_hw), range(rng, 1, max_c)};
   n.input_zero_point = range(rng, -128, 127);
   std::vector<int32_t> zp = {n.input_zero_point};
@@ -109,9 +112,10 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
         } else {
           l.out = Shape{1, 1, c.filters};
         }
-        l.window = {c.kernel_h, c.kernel_w, c.stride_y, c.stride_x,
+        l.window = {c.kernel_h, c.kernel_w,   c.stride_y, c.stride_x,
                     c.pad_top,  c.pad_bottom, c.pad_left, c.pad_right};
-        const size_t taps = conv ? static_cast<size_t>(c.kernel_h) * c.kernel_w * x.c : x.elements();
+        const size_t taps =
+            conv ? static_cast<size_t>(c.kernel_h) * c.kernel_w * x.c : x.elements();
         c.weights.resize(static_cast<size_t>(c.filters) * taps);
         for (auto& w : c.weights) w = value(rng);
         c.bias.resize(static_cast<size_t>(c.filters));
@@ -182,7 +186,7 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
         l.axis = rng() % 2 == 0 ? golden::reference::ReduceAxis::kSpatial
                                 : golden::reference::ReduceAxis::kChannels;
         l.out = l.axis == golden::reference::ReduceAxis::kSpatial ? Shape{1, 1, x.c}
-                                                                   : Shape{x.h, x.w, 1};
+                                                                  : Shape{x.h, x.w, 1};
         if (l.op == Op::kReduceSum) {
           l.reduce_input_zero_point = x_zp;
           out_zp = range(rng, -128, 127);

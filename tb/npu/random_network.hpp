@@ -12,7 +12,8 @@
 
 namespace npugen::tb {
 
-/// A network of 3 to 7 layers (the first and about half the others neural) within the design's maxima (the compiler has the last word).
+/// A network of 3 to 7 layers (the first and about half the others neural) within the design's
+/// maxima (the compiler has the last word).
 golden::net::Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng);
 
 }  // namespace npugen::tb

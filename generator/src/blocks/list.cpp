@@ -15,9 +15,8 @@ namespace npugen::blocks {
 
 const std::vector<const Block*>& all() {
   static const std::vector<const Block*> kBlocks = {
-      &pe_array::block(), &zs::block(),   &vq::block(),        &tasks::block(),
-      &agu::block(),      &post::block(), &sequencer::block(), &planar::block(),
-      &npu::block()};
+      &pe_array::block(), &zs::block(),        &vq::block(),     &tasks::block(), &agu::block(),
+      &post::block(),     &sequencer::block(), &planar::block(), &npu::block()};
   return kBlocks;
 }
 

@@ -2,7 +2,6 @@
 // design's NPU top, and run on its verilated model against the golden model and the plain
 // reference network interpreter, layer by layer.
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,8 +42,8 @@ net::NetworkFile read_network(const std::string& file) {
   net::NetworkResult r = net::read_network_file(file);
   if (!r.file) {
     for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-    throw CommandError(kBadInput, fmt::format("{} error(s) in {}",
-                                              config::error_count(r.diagnostics), file));
+    throw CommandError(kBadInput,
+                       fmt::format("{} error(s) in {}", config::error_count(r.diagnostics), file));
   }
   if (!r.file->network.has_arithmetic) {
     throw CommandError(kBadInput,
@@ -77,18 +76,17 @@ golden::reference::Tensor read_input(const std::string& file, const golden::net:
   } catch (const util::NpyError& e) {
     throw CommandError(kBadInput, fmt::format("{}: {}", file, e.what()));
   }
-  const bool ok = a.dtype.size() == 3 && a.dtype[1] == 'i' && a.dtype[2] == '1' &&
-                  a.shape.size() == 4 && a.shape[0] >= 1 &&
-                  a.shape[1] == static_cast<size_t>(n.input.h) &&
-                  a.shape[2] == static_cast<size_t>(n.input.w) &&
-                  a.shape[3] == static_cast<size_t>(n.input.c);
+  const bool ok =
+      a.dtype.size() == 3 && a.dtype[1] == 'i' && a.dtype[2] == '1' && a.shape.size() == 4 &&
+      a.shape[0] >= 1 && a.shape[1] == static_cast<size_t>(n.input.h) &&
+      a.shape[2] == static_cast<size_t>(n.input.w) && a.shape[3] == static_cast<size_t>(n.input.c);
   if (!ok) {
     std::string shape;
     for (size_t s : a.shape) shape += fmt::format("[{}]", s);
-    throw CommandError(kBadInput, fmt::format("{}: expected int8 [N][{}][{}][{}] (the "
-                                              "network's input), got {} {}",
-                                              file, n.input.h, n.input.w, n.input.c, a.dtype,
-                                              shape));
+    throw CommandError(kBadInput,
+                       fmt::format("{}: expected int8 [N][{}][{}][{}] (the "
+                                   "network's input), got {} {}",
+                                   file, n.input.h, n.input.w, n.input.c, a.dtype, shape));
   }
   golden::reference::Tensor t;
   t.n = static_cast<int>(a.shape[0]);
@@ -120,12 +118,10 @@ void append(golden::reference::Tensor& t, const golden::reference::Tensor& more)
 }
 
 std::string tensor_npy(const golden::reference::Tensor& t, bool flat) {
-  std::vector<size_t> shape = flat ? std::vector<size_t>{static_cast<size_t>(t.n),
-                                                         static_cast<size_t>(t.c)}
-                                   : std::vector<size_t>{static_cast<size_t>(t.n),
-                                                         static_cast<size_t>(t.h),
-                                                         static_cast<size_t>(t.w),
-                                                         static_cast<size_t>(t.c)};
+  std::vector<size_t> shape =
+      flat ? std::vector<size_t>{static_cast<size_t>(t.n), static_cast<size_t>(t.c)}
+           : std::vector<size_t>{static_cast<size_t>(t.n), static_cast<size_t>(t.h),
+                                 static_cast<size_t>(t.w), static_cast<size_t>(t.c)};
   return util::npy_bytes(util::NpyType::kInt8, shape,
                          std::vector<int64_t>(t.data.begin(), t.data.end()));
 }
@@ -179,7 +175,8 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("CONFIG", c.config, "YAML configuration (npu.enabled)")->required();
   compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)")->required();
   compile_cmd->add_option("--out", c.out, "Output folder")->required();
-  compile_cmd->add_option("--batch", c.batch, "Images")->check(CLI::Range(1, 4096))
+  compile_cmd->add_option("--batch", c.batch, "Images")
+      ->check(CLI::Range(1, 4096))
       ->capture_default_str();
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
@@ -224,7 +221,8 @@ void add_network_commands(CLI::App& app) {
   run_cmd->add_option("--design", r.design_dir, "Design folder (default: generated/<design>)");
   run_cmd->add_option("--labels", r.labels,
                       "Class labels .npy [N]: report the top-1 accuracy of the last layer");
-  run_cmd->add_option("--seed", r.seed, "Seed (kept for the reproduce line)")->capture_default_str();
+  run_cmd->add_option("--seed", r.seed, "Seed (kept for the reproduce line)")
+      ->capture_default_str();
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -287,26 +285,27 @@ void add_network_commands(CLI::App& app) {
       golden::RunFile chunk;
       chunk.program = n == batch ? first : compile(d, f, r.network, n);
       chunk.input = slice(run.input, n0, n);
-      for (size_t i = 1; i < tensors.size(); ++i) chunk.expected.push_back(slice(tensors[i], n0, n));
+      for (size_t i = 1; i < tensors.size(); ++i)
+        chunk.expected.push_back(slice(tensors[i], n0, n));
       util::write_file_atomically(work / "network.run", golden::run_file_text(chunk));
       fs::remove(results);
-      std::vector<std::string> argv = {build.binary.string(),
-                                       "--repro",
-                                       repro + (batches > 1 ? fmt::format(" (batch {} of {}: "
-                                                                          "images {} to {})",
-                                                                          b + 1, batches, n0,
-                                                                          n0 + n - 1)
-                                                            : std::string()),
-                                       "--run",
-                                       (work / "network.run").string(),
-                                       "--results",
-                                       results.string(),
-                                       "--summary",
-                                       (work / "summary.json").string(),
-                                       "--cycles",
-                                       "4000000000",
-                                       "--seed",
-                                       std::to_string(r.seed)};
+      std::vector<std::string> argv = {
+          build.binary.string(),
+          "--repro",
+          repro + (batches > 1 ? fmt::format(" (batch {} of {}: "
+                                             "images {} to {})",
+                                             b + 1, batches, n0, n0 + n - 1)
+                               : std::string()),
+          "--run",
+          (work / "network.run").string(),
+          "--results",
+          results.string(),
+          "--summary",
+          (work / "summary.json").string(),
+          "--cycles",
+          "4000000000",
+          "--seed",
+          std::to_string(r.seed)};
       if (trace) {
         argv.insert(argv.end(), {"--trace", fs::absolute(r.trace).string(), "--trace-from",
                                  std::to_string(r.trace_from)});
@@ -331,7 +330,7 @@ void add_network_commands(CLI::App& app) {
         p.layers[i].mapping_bound += chunk.program.layers[i].mapping_bound;
       }
       if (terminal) {
-        std::printf("\r[%-30s] batch %d of %d, %llu cycles", 
+        std::printf("\r[%-30s] batch %d of %d, %llu cycles",
                     std::string(static_cast<size_t>(30 * (b + 1) / batches), '#').c_str(), b + 1,
                     batches, static_cast<unsigned long long>(res.cycles));
         std::fflush(stdout);
@@ -361,8 +360,9 @@ void add_network_commands(CLI::App& app) {
            {"cycles", cycles},
            {"macs", pl.macs},
            {"mapping_bound", pl.mapping_bound},
-           {"mac_utilisation",
-            pl.neural && cycles > 0 ? static_cast<double>(pl.macs) / (macs_per_cycle * cycles) : 0.0},
+           {"mac_utilisation", pl.neural && cycles > 0
+                                   ? static_cast<double>(pl.macs) / (macs_per_cycle * cycles)
+                                   : 0.0},
            {"mapping_efficiency",
             cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
            {"weight_rows", pl.weight_rows},
@@ -370,8 +370,7 @@ void add_network_commands(CLI::App& app) {
     }
     if (!res.layers.empty()) {
       const golden::ProgramLayer& pl = p.layers.back();
-      files["output.npy"] =
-          tensor_npy(res.layers.back().tensor, pl.op == golden::net::Op::kFc);
+      files["output.npy"] = tensor_npy(res.layers.back().tensor, pl.op == golden::net::Op::kFc);
     }
     const double clock = design.config.design.clock_mhz;
     const double per_image = static_cast<double>(res.cycles) / run.input.n;
@@ -419,9 +418,10 @@ void add_network_commands(CLI::App& app) {
                   static_cast<unsigned long long>(l["macs"].get<uint64_t>()),
                   l["mac_utilisation"].get<double>());
     }
-    std::printf("every layer equals the golden model and the reference interpreter "
-                "(%d batch(es) of up to %d images; reference: %.2f s)\n",
-                batches, batch, reference_seconds);
+    std::printf(
+        "every layer equals the golden model and the reference interpreter "
+        "(%d batch(es) of up to %d images; reference: %.2f s)\n",
+        batches, batch, reference_seconds);
     std::printf("%d image(s): %llu cycles, %.1f cycles per image, %.0f images/s at %.0f MHz\n",
                 run.input.n, static_cast<unsigned long long>(res.cycles), per_image,
                 per_image > 0 ? clock * 1e6 / per_image : 0.0, clock);

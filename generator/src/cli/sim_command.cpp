@@ -119,6 +119,9 @@ const blocks::BlockDesign& sim_block(const elab::Design& design, const std::stri
   if (name.empty()) {
     if (design.blocks.empty())
       throw CommandError(kBadInput, config_file + ": no block to simulate");
+    for (const auto& b : design.blocks) {
+      if (b->top() == design.top) return *b;
+    }
     return *design.blocks.front();
   }
   if (const auto* b = design.find(name)) return *b;
@@ -164,7 +167,9 @@ void add_sim_command(CLI::App& app) {
   }
   cmd->add_option("CONFIG", o.config_file, "YAML configuration file")->required();
   cmd->add_option("--block", o.block,
-                  "Block to co-simulate (default: the design's first): " + names);
+                  "Block to co-simulate (default: the design's top block, the NPU when it has one, "
+                  "else its first): " +
+                      names);
   cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
   cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
   cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)");

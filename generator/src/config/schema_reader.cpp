@@ -337,8 +337,8 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
 
 bool Section::has(const std::string& key) const { return find(key) != nullptr; }
 
-const YAML::Node* Section::value(const std::string& key, const char* type,
-                                 const char* constraint, const char* doc) {
+const YAML::Node* Section::value(const std::string& key, const char* type, const char* constraint,
+                                 const char* doc) {
   document(key, type, "none", constraint, doc);
   const Item* item = find(key);
   return item == nullptr ? nullptr : &item->value;

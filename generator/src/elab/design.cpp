@@ -24,7 +24,13 @@ Design elaborate(const config::Config& config) {
   d.clock_period_ns = 1000.0 / config.design.clock_mhz;
   d.io_delay_ns = d.clock_period_ns / 5;
   for (const blocks::Block* b : blocks::generated(config)) d.blocks.push_back(b->elaborate(config));
-  if (!d.blocks.empty()) d.top = d.blocks.front()->top();
+  // The design's primary top: the NPU top when it is generated (it holds the others), else
+  // the first block's.
+  if (const blocks::BlockDesign* npu = d.find("npu")) {
+    d.top = npu->top();
+  } else if (!d.blocks.empty()) {
+    d.top = d.blocks.front()->top();
+  }
   return d;
 }
 

@@ -37,8 +37,7 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   d.set("seq_module", seq_module);
   d.set("planar_module", planar_module);
   d.set("lanes", emit::dec(design.lanes()));
-  for (auto& path :
-       emit::render_modules(d, {{npu_module, "npu/npu.sv.mustache"}}, files)) {
+  for (auto& path : emit::render_modules(d, {{npu_module, "npu/npu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }
   out.synthesis_script =

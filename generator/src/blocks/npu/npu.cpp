@@ -32,7 +32,8 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
   const agu::AguConfig& agu = agu::config_of(c);
   r.rule("npu.enabled needs sequencer.enabled and planar.enabled: the top instantiates both.");
   if (!r.describing()) {
-    if (!seq.enabled) r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
+    if (!seq.enabled)
+      r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
     if (!planar.enabled)
       r.error(where, path, "the NPU needs the planar engine: set planar.enabled");
   }
@@ -51,8 +52,7 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
       r.error(where, path,
               fmt::format("the NPU's planar engine addresses buffers A and B of {} words each: "
                           "set planar.act_words to {} (it is {})",
-                          agu.params.act_words, 2 * agu.params.act_words,
-                          planar.params.act_words));
+                          agu.params.act_words, 2 * agu.params.act_words, planar.params.act_words));
     }
   }
   s.finish();
@@ -138,8 +138,7 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("ApbAddrBits", kAddrBits, "Bits of the APB port's address."),
       SvConstant::integer("SeqApbBits", golden::sequencer_csr::kAddrBits,
                           "Bits of the sequencer's APB address."),
-      SvConstant::integer("PlanarApbBits",
-                          golden::planar_csr::register_map(g.planar).addr_bits(),
+      SvConstant::integer("PlanarApbBits", golden::planar_csr::register_map(g.planar).addr_bits(),
                           "Bits of the planar engine's APB address."),
   };
 }
@@ -153,8 +152,6 @@ std::vector<std::string> Design::summary() const {
       g.host_data_bits(), g.host_addr_bits())};
 }
 
-DesignParams Design::design_params() const {
-  return {{"npugen/golden/npu/params.hpp"}, ""};
-}
+DesignParams Design::design_params() const { return {{"npugen/golden/npu/params.hpp"}, ""}; }
 
 }  // namespace npugen::blocks::npu

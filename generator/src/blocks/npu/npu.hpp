@@ -26,8 +26,8 @@ class Design : public BlockDesign {
  public:
   golden::NpuDesign design;  ///< also what the co-simulation's golden model gets
 
-  std::string npu_module;  ///< the top
-  std::string package;     ///< its package
+  std::string npu_module;                 ///< the top
+  std::string package;                    ///< its package
   std::string seq_module, planar_module;  ///< the engines inside
 
   [[nodiscard]] elab::SvConstants constants() const;

@@ -56,8 +56,8 @@ struct NpuInputs {
 
 /// A planar write into a buffer, as the observation port shows it.
 struct PlanarWrite {
-  bool valid = false;   ///< the planar engine's write is taken at the edge
-  uint64_t addr = 0;    ///< in the planar address space (B at act_words onwards)
+  bool valid = false;        ///< the planar engine's write is taken at the edge
+  uint64_t addr = 0;         ///< in the planar address space (B at act_words onwards)
   std::vector<int8_t> data;  ///< L lanes
   bool operator==(const PlanarWrite&) const = default;
 };

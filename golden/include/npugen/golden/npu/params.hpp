@@ -30,7 +30,9 @@ struct NpuDesign {
   }
   /// Bits of the host port's data and address: the widest of the sequencer's and the gain
   /// table's.
-  [[nodiscard]] unsigned host_data_bits() const { return std::max(seq.mem_data_bits(), gain_bits()); }
+  [[nodiscard]] unsigned host_data_bits() const {
+    return std::max(seq.mem_data_bits(), gain_bits());
+  }
   [[nodiscard]] unsigned host_addr_bits() const {
     return std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()} - 1));
   }

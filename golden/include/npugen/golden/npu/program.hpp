@@ -62,9 +62,9 @@ struct ProgramStep {
 struct ProgramLayer {
   std::string name;
   net::Op op = net::Op::kConv;
-  bool neural = true;       ///< the sequencer runs it; otherwise the planar engine
-  ProgramTensor out;        ///< where its output is
-  uint64_t macs = 0;        ///< useful multiply-accumulates (N images)
+  bool neural = true;          ///< the sequencer runs it; otherwise the planar engine
+  ProgramTensor out;           ///< where its output is
+  uint64_t macs = 0;           ///< useful multiply-accumulates (N images)
   uint64_t mapping_bound = 0;  ///< neural: array steps the mapping needs, ceil(K/T) x N x
                                ///< OH x OW x KH x KW x ceil(C/L) (fc: ceil(K/T) x N x
                                ///< H x W x ceil(C/L), the input's words; AguLayer::steps);
@@ -74,8 +74,8 @@ struct ProgramLayer {
 };
 
 struct Program {
-  unsigned lanes = 8;     ///< L of the design it was compiled for
-  ProgramTensor input;    ///< where the host writes the input (before the steps)
+  unsigned lanes = 8;   ///< L of the design it was compiled for
+  ProgramTensor input;  ///< where the host writes the input (before the steps)
   std::vector<ProgramLayer> layers;
   std::vector<ProgramStep> steps;
   bool operator==(const Program&) const = default;
