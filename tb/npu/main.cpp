@@ -121,7 +121,7 @@ class NpuBench {
     in.apb = npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) & 0x7ffU);
     in.host.valid = (r >> 40) & 1U;
     in.host.write = (r >> 41) & 1U;
-    in.host.target = static_cast<HostTarget>((r >> 42) % 5);
+    in.host.target = static_cast<HostTarget>((r >> 42) % 8);
     in.host.addr = (r >> 45) & 0xff;
     in.host.data.assign((kD.host_data_bits() + 7) / 8, static_cast<uint8_t>(r >> 56));
     in_ = in;
@@ -136,6 +136,17 @@ class NpuBench {
     }
     cycle_ = cycle;
     in_ = driver_->inputs();
+    stalled_ = false;
+    // The bench's own traffic, while the driver waits for a completion (check mode): APB
+    // reads anywhere (gaps included), writes to the top's own registers (IRQ_ENABLE, a
+    // write-1-to-clear of STATUS racing completions, CYCLES), host reads of every memory
+    // (waiting while the planar engine holds the port) and host writes to targets 5 to 7.
+    if (!extra_ && traffic_ && driver_->waiting() && rng_() % 3 == 0) start_extra();
+    if (extra_) {
+      stalled_ = true;
+      in_ = *extra_;
+      in_.apb.penable = extra_access_;
+    }
     drive(dut, in_);
     return true;
   }
@@ -148,7 +159,25 @@ class NpuBench {
     steps_ += want_.step;
     seq_writes_ += want_.seq_write.valid;
     planar_writes_ += want_.planar_write.valid;
-    driver_->observe(in_, want_);
+    driver_->observe(in_, want_, stalled_);
+    irq_cycles_ += want_.irq;
+    if (extra_) {
+      if (in_.apb.psel) {
+        if (extra_access_) {
+          extra_.reset();
+          ++extra_apb_;
+          extra_access_ = false;
+        } else {
+          extra_access_ = true;
+        }
+      } else if (want_.host_ready) {
+        host_reads_ += !in_.host.write;
+        host_waits_ += extra_wait_;
+        extra_.reset();
+      } else {
+        extra_wait_ = true;
+      }
+    }
     if (const auto layer = driver_->layer_finished()) {
       pending_layer_ = *layer;  // read after the edge: the last write lands there
     }
@@ -180,6 +209,12 @@ class NpuBench {
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
     s.goal("neural layers run", neural, true);
     s.goal("planar layers run", planar, false);
+    if (traffic_) {
+      s.goal("the bench's own APB transfers", extra_apb_, true);
+      s.goal("host reads answered", host_reads_, true);
+      s.goal("cycles with the interrupt raised", irq_cycles_, true);
+      s.goal("host requests that waited for the port", host_waits_, false);
+    }
     uint64_t last = 0;
     for (size_t i = 0; i < results_.layers.size(); ++i) {
       const LayerResult& r = results_.layers[i];
@@ -219,6 +254,46 @@ class NpuBench {
       set_bits(dut.host_wdata_i, static_cast<unsigned>(i) * 8, width,
                i < in.host.data.size() ? in.host.data[i] : 0);
     }
+  }
+
+  void start_extra() {
+    NpuInputs x;
+    extra_access_ = false;
+    extra_wait_ = false;
+    const uint64_t r = rng_();
+    const uint32_t own = npu_csr::kOwnWindow;
+    switch (r % 6) {
+      case 0:  // a read anywhere, gaps included
+        x.apb.psel = true;
+        x.apb.paddr = static_cast<uint32_t>(r >> 8) & 0x7fcU;
+        break;
+      case 1:
+        x.apb = {true, false, true, own + npu_csr::kIrqEnable, static_cast<uint32_t>(r >> 8) & 3U};
+        break;
+      case 2:
+        x.apb = {true, false, true, own + npu_csr::kStatus, static_cast<uint32_t>(r >> 8) & 0xfU};
+        break;
+      case 3:  // CYCLES, or a write to an address with no register
+        x.apb = {true, false, true, (r >> 8) % 2 == 0 ? own + npu_csr::kCycles : own + 0x1f0U,
+                 static_cast<uint32_t>(r >> 16)};
+        break;
+      case 4: {
+        x.host.valid = true;
+        x.host.target = static_cast<HostTarget>((r >> 8) % 4);
+        const uint64_t size = x.host.target == HostTarget::kWeights  ? kD.seq.agu.weight_rows
+                              : x.host.target == HostTarget::kParams ? kD.seq.post.groups()
+                                                                     : kD.act_words();
+        x.host.addr = (r >> 16) % size;
+        break;
+      }
+      default:
+        x.host.valid = x.host.write = true;
+        x.host.target = static_cast<HostTarget>(5 + (r >> 8) % 3);
+        x.host.addr = (r >> 16) & 0xf;
+        x.host.data.assign((kD.host_data_bits() + 7) / 8, static_cast<uint8_t>(r >> 40));
+        break;
+    }
+    extra_ = x;
   }
 
   void compare(const Vdut& dut, const NpuOutputs& want, Checker& check) const {
@@ -266,7 +341,10 @@ class NpuBench {
   void finish_layer(unsigned index) {
     const ProgramLayer& l = run_.program.layers.at(index);
     reference::Tensor got = read_program_tensor(golden_, l.out);
-    if (index < run_.expected.size()) {
+    if (index >= run_.expected.size()) {
+      failures_.push_back(
+          fmt::format("layer {} ({}): no reference tensor to check it against", l.name, index));
+    } else {
       const reference::Tensor& want = run_.expected[index];
       if (want.n != got.n || want.h != got.h || want.w != got.w || want.c != got.c) {
         failures_.push_back(
@@ -305,6 +383,11 @@ class NpuBench {
   RunResults results_;
   std::vector<std::string> failures_, refused_;
   uint64_t elements_checked_ = 0, steps_ = 0, seq_writes_ = 0, planar_writes_ = 0;
+  bool traffic_;  ///< the bench's own traffic while the driver waits (not with --run)
+  std::mt19937_64 rng_;
+  std::optional<NpuInputs> extra_;  ///< the bench's transfer in progress
+  bool extra_access_ = false, extra_wait_ = false, stalled_ = false;
+  uint64_t extra_apb_ = 0, host_reads_ = 0, host_waits_ = 0, irq_cycles_ = 0;
 };
 
 }  // namespace

@@ -159,6 +159,7 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
   int batch = 1;
+  int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
   uint64_t trace_from = 0;
 };
@@ -223,6 +224,10 @@ void add_network_commands(CLI::App& app) {
                       "Class labels .npy [N]: report the top-1 accuracy of the last layer");
   run_cmd->add_option("--seed", r.seed, "Seed (kept for the reproduce line)")
       ->capture_default_str();
+  run_cmd
+      ->add_option("--batch", r.only_batch,
+                   "Run only the K-th batch of images (1-based), as a reproduce line does")
+      ->check(CLI::PositiveNumber);
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -256,7 +261,7 @@ void add_network_commands(CLI::App& app) {
     }
     const golden::Program first = compile(d, f, r.network, batch);
     const auto t0 = std::chrono::steady_clock::now();
-    const auto tensors = golden::reference::run_network(f.network, run.input);
+    auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -269,8 +274,9 @@ void add_network_commands(CLI::App& app) {
     const fs::path work = dir / "sim" / "run-work";
     fs::create_directories(work);
     const fs::path results = work / "results.txt";
-    const std::string repro =
+    std::string repro =
         fmt::format("npugen run {} --network {} --input {}", r.config, r.network, r.input);
+    if (!r.design_dir.empty()) repro += " --design " + r.design_dir;
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;
@@ -278,6 +284,21 @@ void add_network_commands(CLI::App& app) {
     std::vector<uint64_t> layer_cycles(count, 0);
     golden::Program p = first;
     for (auto& l : p.layers) l.macs = l.mapping_bound = 0;
+    const int all_batches = (run.input.n + batch - 1) / batch;
+    if (r.only_batch > all_batches) {
+      throw CommandError(kBadInput, fmt::format("--batch {}: the run has {} batch(es) of up to {} "
+                                                "images",
+                                                r.only_batch, all_batches, batch));
+    }
+    // --batch K: that batch's images alone (and their labels and reference tensors).
+    if (r.only_batch > 0) {
+      const int n0 = (r.only_batch - 1) * batch, n = std::min(batch, run.input.n - n0);
+      run.input = slice(run.input, n0, n);
+      for (auto& t : tensors) t = slice(t, n0, n);
+      if (!labels.empty()) {
+        labels = std::vector<int64_t>(labels.begin() + n0, labels.begin() + n0 + n);
+      }
+    }
     const int batches = (run.input.n + batch - 1) / batch;
     const bool terminal = isatty(fileno(stdout)) != 0;
     for (int b = 0; b < batches; ++b) {
@@ -366,7 +387,7 @@ void add_network_commands(CLI::App& app) {
            {"mapping_efficiency",
             cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
            {"weight_rows", pl.weight_rows},
-           {"output_words", pl.out.words(d.lanes())}});
+           {"output_words_per_batch", pl.out.words(d.lanes())}});
     }
     if (!res.layers.empty()) {
       const golden::ProgramLayer& pl = p.layers.back();

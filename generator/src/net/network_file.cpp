@@ -49,8 +49,8 @@ std::string shape_text(const std::vector<size_t>& shape) {
 // Reads one layer's keys; knows the file, its folder and the reader.
 class LayerReader {
  public:
-  LayerReader(config::Reader& reader, std::filesystem::path dir, bool& arithmetic)
-      : reader_(reader), dir_(std::move(dir)), arithmetic_(arithmetic) {}
+  LayerReader(config::Reader& reader, std::filesystem::path dir)
+      : reader_(reader), dir_(std::move(dir)) {}
 
   void error(Location at, const std::string& key, const std::string& message) {
     reader_.error(at, key, message);
@@ -147,7 +147,6 @@ class LayerReader {
     const YAML::Node* v = s.value("weights", "file", ".npy, int8",
                                   "Weights: int8 [K][KH][KW][C] (conv), [K][IN] (fc).");
     if (v == nullptr) return {};
-    arithmetic_ = true;
     if (!v->IsScalar()) {
       error(s.location_of("weights"), s.path_of("weights"),
             fmt::format("expected a .npy file name, got {}", config::describe_value(*v)));
@@ -169,7 +168,6 @@ class LayerReader {
       }
       return std::vector<int32_t>(count, *fallback);
     }
-    arithmetic_ = true;
     if (!v->IsScalar()) {
       error(s.location_of(key), s.path_of(key),
             fmt::format("expected a .npy file name or an integer, got {}",
@@ -177,8 +175,12 @@ class LayerReader {
       return std::vector<int32_t>(count, fallback.value_or(0));
     }
     const std::string& text = v->Scalar();
-    const bool number = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
-                                          text[0] == '-' || text[0] == '+');
+    // A number when the whole text is one (a file name may start with a digit).
+    bool number = !text.empty();
+    for (size_t i = 0; i < text.size() && number; ++i) {
+      number = std::isdigit(static_cast<unsigned char>(text[i])) != 0 ||
+               (i == 0 && (text[i] == '-' || text[i] == '+') && text.size() > 1);
+    }
     if (number) {
       int64_t x = 0;
       if (!integer64(*v, s.location_of(key), s.path_of(key), min, max, x)) return {};
@@ -252,7 +254,6 @@ class LayerReader {
  private:
   config::Reader& reader_;
   std::filesystem::path dir_;
-  bool& arithmetic_;
 };
 
 // The window of a convolution or pooling: kernel, stride, padding; the output size.
@@ -294,8 +295,7 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
                              "input (line {})",
                              input_where.line));
   }
-  bool arithmetic = false;
-  LayerReader lr(reader, dir, arithmetic);
+  LayerReader lr(reader, dir);
   std::map<std::string, size_t> tensor_of = {{"input", 0}};
   f.zero_point = {net.input_zero_point};
   std::vector<bool> weighted;  // per layer: conv / fc with weights given
@@ -433,6 +433,11 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
       c.weights = lr.weights(s, wshape);
       const bool has_weights = s.has("weights");
       weighted.push_back(has_weights);
+      if (!has_weights && (s.has("bias") || s.has("output"))) {
+        reader.error(where, s.path_of("weights"),
+                     fmt::format("layer {} gives its {} but no weights", l.name,
+                                 s.has("bias") ? "bias" : "output quantization"));
+      }
       c.bias =
           lr.per_channel(s, "bias", static_cast<size_t>(kk), std::numeric_limits<int32_t>::min(),
                          std::numeric_limits<int32_t>::max(),
@@ -467,7 +472,6 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
             key, "[a, b]", "",
             mult ? "ADD: each input's Q31 multiplier." : "ADD: each input's shift (TFLite's).");
         if (v == nullptr) continue;
-        arithmetic = true;
         if (!v->IsSequence() || v->size() != 2) {
           reader.error(
               s.location_of(key), s.path_of(key),
@@ -563,7 +567,9 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
       }
     }
   }
-  net.has_arithmetic = arithmetic;
+  // Runnable: every conv and fc layer has its weights (a network of planar layers only
+  // needs none); a shape-only network (npugen schedule's) has none.
+  net.has_arithmetic = all;
   if (diags.empty()) result.file = std::move(f);
   return result;
 }

@@ -362,7 +362,13 @@ NpuInputs ProgramDriver::inputs() const {
   return in;
 }
 
-void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out) {
+bool ProgramDriver::waiting() const {
+  const ProgramStep* s = current();
+  return s != nullptr && (s->kind == ProgramStep::Kind::kWaitSeqDone ||
+                          s->kind == ProgramStep::Kind::kWaitPlanarDone);
+}
+
+void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool stalled) {
   finished_.reset();
   seq_done_ += out.seq_done ? 1 : 0;
   planar_done_ += out.planar_done ? 1 : 0;
@@ -371,10 +377,12 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out) {
   bool next = false;
   switch (s->kind) {
     case ProgramStep::Kind::kHostWrite:
-      next = in.host.valid && out.host_ready;
+      next = !stalled && in.host.valid && out.host_ready;
       break;
     case ProgramStep::Kind::kApbWrite:
-      if (!apb_access_) {
+      if (stalled) {
+        if (apb_access_) throw std::logic_error("ProgramDriver: stalled in an APB access phase");
+      } else if (!apb_access_) {
         apb_access_ = true;
       } else if (out.apb.pready) {
         apb_access_ = false;

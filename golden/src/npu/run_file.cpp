@@ -100,6 +100,9 @@ RunFile parse_run_file(const std::string& text) {
   if (std::sscanf(lines.need().c_str(), "expected %zu", &count) != 1) {
     lines.fail("expected 'expected COUNT'");
   }
+  if (count != run.program.layers.size()) {
+    lines.fail(fmt::format("{} expected tensors for {} layers", count, run.program.layers.size()));
+  }
   for (size_t i = 0; i < count; ++i) run.expected.push_back(lines.tensor(lines.need(), "tensor"));
   return run;
 }

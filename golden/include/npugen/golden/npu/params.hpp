@@ -34,7 +34,7 @@ struct NpuDesign {
     return std::max(seq.mem_data_bits(), gain_bits());
   }
   [[nodiscard]] unsigned host_addr_bits() const {
-    return std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()} - 1));
+    return std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()}));
   }
 };
 

@@ -106,7 +106,12 @@ class ProgramDriver {
   /// This cycle's inputs (from the driver's state only).
   [[nodiscard]] NpuInputs inputs() const;
   /// This cycle's outputs (for those inputs): handshakes, completions; then the edge.
-  void observe(const NpuInputs& in, const NpuOutputs& out);
+  /// `stalled`: the bus was someone else's this cycle (the bench's own traffic, offered only
+  /// while waiting() and until it completes): completions are counted and waits and markers
+  /// pass, but no write of the driver's is taken.
+  void observe(const NpuInputs& in, const NpuOutputs& out, bool stalled = false);
+  /// The current step waits for a completion (the driver offers nothing on the ports).
+  [[nodiscard]] bool waiting() const;
   /// Every step done.
   [[nodiscard]] bool done() const;
   /// Layers whose kLayerDone marker was passed at the last observe() (at most one).
