@@ -32,6 +32,7 @@
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
+#include "npugen/golden/npu/system_memory.hpp"
 
 namespace {
 
@@ -48,6 +49,8 @@ NpuDesign the_design() {
   d.seq.array = npugen::design::kPeArray;
   d.seq.post = npugen::design::kPost;
   d.planar = npugen::design::kPlanar;
+  d.tasks = npugen::design::kTasks;
+  d.reads_in_flight = npugen::design::kNpuReadsInFlight;
   return d;
 }
 
@@ -78,7 +81,11 @@ class NpuBench {
   }
 
   explicit NpuBench(const BenchOptions& o)
-      : cycles_(o.cycles), results_path_(o.results), golden_(kD) {
+      : cycles_(o.cycles),
+        results_path_(o.results),
+        golden_(kD),
+        traffic_(o.run.empty()),
+        rng_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
     if (!o.run.empty()) {
       run_ = parse_run_file(read_text(o.run));
       if (run_.program.lanes != kD.lanes()) {
@@ -90,8 +97,10 @@ class NpuBench {
       for (int attempt = 0;; ++attempt) {
         const net::Network n = npugen::tb::random_network(kD, rng);
         const int batch = 1 + static_cast<int>(rng() % 3);
+        // Three networks in four run through the task unit, the others host-sequenced.
+        const Sequencing how = rng() % 4 != 0 ? Sequencing::kTasks : Sequencing::kHost;
         try {
-          run_.program = compile_network(kD, n, batch);
+          run_.program = compile_network(kD, n, batch, how);
         } catch (const CompileError& e) {
           refused_.push_back(e.what());
           if (attempt > 1000) throw std::runtime_error("no random network fits this design");
@@ -112,13 +121,25 @@ class NpuBench {
       }
     }
     driver_.emplace(kD, run_.program, run_.input);
+    results_.layers.resize(run_.program.layers.size());  // by layer (they may finish out of order)
+    // System memory: random latencies and readiness from the seed (fixed with --run).
+    MemoryTiming timing;
+    timing.seed = o.seed;
+    if (o.run.empty()) {
+      std::mt19937_64 t(o.seed * 31 + 7);
+      timing.min_latency = 1 + static_cast<unsigned>(t() % 4);
+      timing.max_latency = timing.min_latency + static_cast<unsigned>(t() % 8);
+      timing.ready_percent = t() % 3 == 0 ? 100 : 40 + static_cast<unsigned>(t() % 60);
+    }
+    memory_.emplace(run_.program.memory, timing);
   }
 
   void drive_reset(Vdut& dut, std::mt19937_64& junk) {
     // Arbitrary APB and host requests in reset: they must change nothing.
     NpuInputs in;
     const uint64_t r = junk();
-    in.apb = npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) & 0x7ffU);
+    in.apb = npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) & 0xfffU);
+    in.sys_req_ready = (r >> 39) & 1U;  // no data: no read is outstanding
     in.host.valid = (r >> 40) & 1U;
     in.host.write = (r >> 41) & 1U;
     in.host.target = static_cast<HostTarget>((r >> 42) % 8);
@@ -147,6 +168,7 @@ class NpuBench {
       in_ = *extra_;
       in_.apb.penable = extra_access_;
     }
+    memory_->serve(in_);
     drive(dut, in_);
     return true;
   }
@@ -161,14 +183,18 @@ class NpuBench {
     planar_writes_ += want_.planar_write.valid;
     driver_->observe(in_, want_, stalled_);
     irq_cycles_ += want_.irq;
+    sys_reads_ += want_.sys_req_valid && in_.sys_req_ready;
+    sys_waits_ += want_.sys_req_valid && !in_.sys_req_ready;
     if (extra_) {
       if (in_.apb.psel) {
-        if (extra_access_) {
+        if (!extra_access_) {
+          extra_access_ = true;
+        } else if (want_.apb.pready) {
           extra_.reset();
           ++extra_apb_;
           extra_access_ = false;
         } else {
-          extra_access_ = true;
+          ++apb_waits_;
         }
       } else if (want_.host_ready) {
         host_reads_ += !in_.host.write;
@@ -178,28 +204,34 @@ class NpuBench {
         extra_wait_ = true;
       }
     }
-    if (const auto layer = driver_->layer_finished()) {
-      pending_layer_ = *layer;  // read after the edge: the last write lands there
+    // Read after the edge: the last write lands there.
+    pending_layers_ = driver_->layers_finished();
+    // A malformed descriptor (the RTL agrees: compared above) ends the run with its report.
+    if (want_.tasks_err && !tasks_err_seen_) {
+      tasks_err_seen_ = true;
+      failures_.push_back(fmt::format(
+          "cycle {}: the task unit flagged a malformed descriptor (STATUS.TASKS_ERR; its "
+          "length word is below the 4 header words)",
+          cycle_));
     }
   }
 
   void tick() {
     golden_.tick(in_);
-    if (pending_layer_) {
-      finish_layer(*pending_layer_);
-      pending_layer_.reset();
-    }
+    memory_->tick(in_, want_);
+    for (const unsigned layer : pending_layers_) finish_layer(layer);
+    pending_layers_.clear();
   }
 
   void finish(Checker& check, npugen::tb::RunSummary& s) {
     for (auto& f : failures_) check.fail(f);
     if (out_of_cycles_) {
       check.fail(fmt::format("the network did not finish in {} cycles ({} of {} layers done)",
-                             cycles_, results_.layers.size(), run_.program.layers.size()));
+                             cycles_, finished_layers_, run_.program.layers.size()));
     }
     results_.cycles = cycle_ + 1;
     const Program& p = run_.program;
-    s.counts = {{"layers", results_.layers.size()},
+    s.counts = {{"layers", finished_layers_},
                 {"elements checked", elements_checked_},
                 {"array steps", steps_},
                 {"sequencer buffer writes", seq_writes_},
@@ -209,21 +241,27 @@ class NpuBench {
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
     s.goal("neural layers run", neural, true);
     s.goal("planar layers run", planar, false);
+    const bool tasks = p.sequencing == Sequencing::kTasks;
+    s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
+    if (tasks) {
+      s.goal("system-memory reads", sys_reads_, true);
+      s.goal("system-memory requests that waited", sys_waits_, false);
+    }
     if (traffic_) {
       s.goal("the bench's own APB transfers", extra_apb_, true);
       s.goal("host reads answered", host_reads_, true);
       s.goal("cycles with the interrupt raised", irq_cycles_, true);
       s.goal("host requests that waited for the port", host_waits_, false);
+      if (tasks) s.goal("APB accesses that waited for a command processor", apb_waits_, false);
     }
-    uint64_t last = 0;
     for (size_t i = 0; i < results_.layers.size(); ++i) {
       const LayerResult& r = results_.layers[i];
       const ProgramLayer& l = p.layers[i];
-      const uint64_t cycles = r.finished_at - last;
-      last = r.finished_at;
-      s.lines.push_back(fmt::format("layer {} ({}, {}): {}x{}x{}x{}, {} cycles, {} MACs", r.name,
-                                    net::op_name(l.op), l.neural ? "neural" : "planar", r.tensor.n,
-                                    r.tensor.h, r.tensor.w, r.tensor.c, cycles, l.macs));
+      if (r.name.empty() && r.finished_at == 0) continue;  // not finished
+      s.lines.push_back(fmt::format("layer {} ({}, {}): {}x{}x{}x{}, finished at cycle {}, {} MACs",
+                                    r.name, net::op_name(l.op), l.neural ? "neural" : "planar",
+                                    r.tensor.n, r.tensor.h, r.tensor.w, r.tensor.c, r.finished_at,
+                                    l.macs));
     }
     if (!results_path_.empty()) {
       std::ofstream out(results_path_, std::ios::binary);
@@ -234,8 +272,8 @@ class NpuBench {
 
   std::vector<std::string> diagnose() const {
     std::vector<std::string> lines;
-    lines.push_back(fmt::format("{} of {} layers had finished", results_.layers.size(),
-                                run_.program.layers.size()));
+    lines.push_back(
+        fmt::format("{} of {} layers had finished", finished_layers_, run_.program.layers.size()));
     return lines;
   }
   std::string repro_args() const { return ""; }
@@ -243,6 +281,9 @@ class NpuBench {
  private:
   static void drive(Vdut& dut, const NpuInputs& in) {
     npugen::tb::drive_apb(dut, in.apb);
+    dut.sys_req_ready_i = in.sys_req_ready;
+    dut.sys_rsp_valid_i = in.sys_rsp_valid;
+    dut.sys_rsp_data_i = in.sys_rsp_data;
     dut.host_valid_i = in.host.valid;
     dut.host_write_i = in.host.write;
     dut.host_target_i = static_cast<unsigned>(in.host.target);
@@ -265,13 +306,14 @@ class NpuBench {
     switch (r % 6) {
       case 0:  // a read anywhere, gaps included
         x.apb.psel = true;
-        x.apb.paddr = static_cast<uint32_t>(r >> 8) & 0x7fcU;
+        x.apb.paddr = static_cast<uint32_t>(r >> 8) & 0xffcU;
         break;
       case 1:
-        x.apb = {true, false, true, own + npu_csr::kIrqEnable, static_cast<uint32_t>(r >> 8) & 3U};
+        x.apb = {true, false, true, own + npu_csr::kIrqEnable,
+                 static_cast<uint32_t>(r >> 8) & npu_csr::kIrqSources};
         break;
       case 2:
-        x.apb = {true, false, true, own + npu_csr::kStatus, static_cast<uint32_t>(r >> 8) & 0xfU};
+        x.apb = {true, false, true, own + npu_csr::kStatus, static_cast<uint32_t>(r >> 8) & 0x3fU};
         break;
       case 3:  // CYCLES, or a write to an address with no register
         x.apb = {true, false, true, (r >> 8) % 2 == 0 ? own + npu_csr::kCycles : own + 0x1f0U,
@@ -313,6 +355,12 @@ class NpuBench {
     check.compare("seq_done_o", want.seq_done, dut.seq_done_o);
     check.compare("planar_done_o", want.planar_done, dut.planar_done_o);
     check.compare("cfg_err_o", want.cfg_err, dut.cfg_err_o);
+    check.compare("sys_req_valid_o", want.sys_req_valid, dut.sys_req_valid_o);
+    check.compare("sys_req_addr_o", want.sys_req_addr, dut.sys_req_addr_o);
+    check.compare("tasks_idle_o", want.tasks_idle, dut.tasks_idle_o);
+    check.compare("tasks_err_o", want.tasks_err, dut.tasks_err_o);
+    check.compare("neural_task_done_o", want.neural_task_done, dut.neural_task_done_o);
+    check.compare("planar_task_done_o", want.planar_task_done, dut.planar_task_done_o);
     check.compare("obs_step_o", want.step, dut.obs_step_o);
     check.compare("obs_wr_valid_o", want.seq_write.valid, dut.obs_wr_valid_o);
     if (want.seq_write.valid) {
@@ -366,7 +414,8 @@ class NpuBench {
         elements_checked_ += want.data.size();
       }
     }
-    results_.layers.push_back(LayerResult{l.name, cycle_ + 1, std::move(got)});
+    results_.layers.at(index) = LayerResult{l.name, cycle_ + 1, std::move(got)};
+    ++finished_layers_;
   }
 
   uint64_t cycles_;
@@ -379,7 +428,8 @@ class NpuBench {
   NpuOutputs want_;
   uint64_t cycle_ = 0;
   bool out_of_cycles_ = false;
-  std::optional<unsigned> pending_layer_;
+  std::vector<unsigned> pending_layers_;
+  std::optional<SystemMemory> memory_;
   RunResults results_;
   std::vector<std::string> failures_, refused_;
   uint64_t elements_checked_ = 0, steps_ = 0, seq_writes_ = 0, planar_writes_ = 0;
@@ -388,6 +438,9 @@ class NpuBench {
   std::optional<NpuInputs> extra_;  ///< the bench's transfer in progress
   bool extra_access_ = false, extra_wait_ = false, stalled_ = false;
   uint64_t extra_apb_ = 0, host_reads_ = 0, host_waits_ = 0, irq_cycles_ = 0;
+  uint64_t sys_reads_ = 0, sys_waits_ = 0, apb_waits_ = 0;
+  bool tasks_err_seen_ = false;
+  uint64_t finished_layers_ = 0;
 };
 
 }  // namespace

@@ -1,17 +1,19 @@
 // Co-simulation of a generated task unit (SPEC M2): the verilated RTL and the golden model
 // see the same inputs every cycle (APB register writes that load task lists into queues and
-// random register reads, descriptor memory answering the RTL's reads after random
+// random register reads, descriptor memory taking the RTL's read requests when its random
+// mem_ready_i allows (a share of stalls per seed) and answering them after random
 // latencies, emulated engines that finish each granted task after its cycles) and every
 // output is compared every cycle from the first cycle of reset: reads, grants (engine,
-// entry, task, cycles, network id, base index), commits, idle, error and the APB port.
+// entry, task, cycles, network id, base index, descriptor address), commits, idle, error
+// and the APB port.
 // Separately, the plain hazard checker (golden/tasks/analysis), sharing no code with the
 // model, checks the whole schedule: no task read data before its producer finished or
 // overwrote data still to be read, and each engine kind started its tasks in list order.
 //
 // The run ends with coverage goals: every scenario kind, every queue committing tasks, the
 // task buffer and the configuration queue full, fetch-queue replacements and locks held
-// against a higher-priority queue, register reads; and what the design keeps the scenarios
-// from showing (limits).
+// against a higher-priority queue, read requests that waited for mem_ready_i, register
+// reads; and what the design (or the seed) keeps the scenarios from showing (limits).
 //
 // --descriptors FILE runs one task list (npugen schedule --descriptors) instead of the
 // random scenarios, to completion, and reports its makespan as npugen schedule counts it.
@@ -56,14 +58,16 @@ TaskUnitOutputs outputs_of(const Vdut& d) {
                          d.neural_task_id_o,
                          d.neural_cycles_o,
                          d.neural_network_id_o,
-                         d.neural_base_index_o};
+                         d.neural_base_index_o,
+                         d.neural_desc_o};
   o.grant[1] = TaskGrant{static_cast<bool>(d.planar_start_o),
                          d.planar_engine_o,
                          d.planar_entry_o,
                          d.planar_task_id_o,
                          d.planar_cycles_o,
                          d.planar_network_id_o,
-                         d.planar_base_index_o};
+                         d.planar_base_index_o,
+                         d.planar_desc_o};
   o.commit = d.commit_o;
   o.commit_task = d.commit_task_o;
   o.idle = d.idle_o;
@@ -72,9 +76,10 @@ TaskUnitOutputs outputs_of(const Vdut& d) {
 }
 
 std::string show(const TaskGrant& g) {
-  return fmt::format("{}engine {} entry {} task {} cycles {} network {} base index {}",
-                     g.valid ? "" : "(no grant) ", g.engine, g.entry, g.task_id, g.cycles,
-                     g.network_id, g.base_index);
+  return fmt::format(
+      "{}engine {} entry {} task {} cycles {} network {} base index {} descriptor {:#x}",
+      g.valid ? "" : "(no grant) ", g.engine, g.entry, g.task_id, g.cycles, g.network_id,
+      g.base_index, g.desc);
 }
 
 std::vector<Task> read_descriptor_file(const std::string& file) {
@@ -120,6 +125,7 @@ class TasksBench {
     in_.apb =
         npugen::tb::arbitrary_request(r, static_cast<uint32_t>(r >> 8) % (kP.queues + 2) * 0x20 +
                                              static_cast<uint32_t>(r >> 20) % 0x20);
+    in_.mem_ready = junk() & 1U;
     in_.mem_rvalid = junk() & 1U;
     in_.mem_rdata = static_cast<uint32_t>(junk());
     in_.done = {static_cast<uint32_t>(junk()) & ((1U << kP.neural_engines) - 1),
@@ -167,6 +173,8 @@ class TasksBench {
         (in_.apb.paddr - tasks_csr::kQueueOffset) % tasks_csr::kQueueStride == tasks_csr::kCount) {
       count_cycle_ = cycle;
     }
+    // The scheduler's memory is always ready: a single list keeps its makespan.
+    in_.mem_ready = single_ || scenarios_.mem_ready();
     in_.mem_rvalid = memory_.response(cycle, in_.mem_rdata);
     in_.done = engines_.done(cycle);
     drive(dut, in_);
@@ -177,10 +185,16 @@ class TasksBench {
   void check(const Vdut& dut, Checker& check) {
     compare(dut, want_, check);
     const TaskUnitOutputs got = outputs_of(dut);
-    // The system around the RTL answers the RTL's outputs.
-    if (got.mem_req) {
+    // The system around the RTL answers the RTL's outputs: the memory takes a request when
+    // it is ready.
+    if (got.mem_req && in_.mem_ready) {
       memory_.request(got.mem_addr, cycle_, single_ ? kP.memory_latency : scenarios_.latency());
     }
+    if (got.mem_req && !in_.mem_ready) {
+      ++request_stall_cycles_;
+      if (!stalled_) ++requests_stalled_;
+    }
+    stalled_ = got.mem_req && !in_.mem_ready;
     if (got.commit) {
       const auto it = by_id_.find(got.commit_task);
       if (it == by_id_.end()) {
@@ -282,6 +296,10 @@ class TasksBench {
     }
     s.goal("cycles with the task buffer full", buffer_full_cycles_);
     s.goal("cycles with the configuration queue full", config_full_cycles_);
+    s.goal("read requests that waited for mem_ready_i", requests_stalled_,
+           scenarios_.stall_percent() != 0);
+    s.count("cycles a read request waited for mem_ready_i", request_stall_cycles_);
+    s.count("percent of cycles the memory is not ready", scenarios_.stall_percent());
     s.goal("register reads", apb_.reads());
     s.goal("transfers answered PSLVERR", apb_.errors());
     const bool queues = kP.queues > 1;
@@ -291,6 +309,12 @@ class TasksBench {
     s.count("most task-buffer entries used", most_entries_);
     s.count("triggered loads whose state never came", triggers_missed_);
     s.limits = scenarios_.limits();
+    if (scenarios_.stall_percent() == 0) {
+      s.limits.push_back(fmt::format(
+          "no read request waits for mem_ready_i: seed {} keeps the memory always ready (seeds "
+          "divisible by 4 do)",
+          o_.seed));
+    }
   }
 
   [[nodiscard]] std::vector<std::string> diagnose() const {
@@ -308,6 +332,7 @@ class TasksBench {
 
   static void drive(Vdut& dut, const TaskUnitInputs& in) {
     npugen::tb::drive_apb(dut, in.apb);
+    dut.mem_ready_i = in.mem_ready;
     dut.mem_rvalid_i = in.mem_rvalid;
     dut.mem_rdata_i = in.mem_rdata;
     dut.neural_done_i = in.done[0];
@@ -419,8 +444,11 @@ class TasksBench {
   uint64_t buffer_full_cycles_ = 0, config_full_cycles_ = 0;
   unsigned most_entries_ = 0;
   uint64_t replacements_ = 0;
-  uint64_t locks_over_higher_ = 0;  // fetches from a locked queue while a higher one waited
-  uint64_t triggers_missed_ = 0;    // loads whose triggering state never came
+  uint64_t locks_over_higher_ = 0;     // fetches from a locked queue while a higher one waited
+  uint64_t triggers_missed_ = 0;       // loads whose triggering state never came
+  uint64_t requests_stalled_ = 0;      // read requests the memory did not take at once
+  uint64_t request_stall_cycles_ = 0;  // cycles a read request waited for mem_ready_i
+  bool stalled_ = false;               // the last cycle's request was not taken
 };
 
 }  // namespace

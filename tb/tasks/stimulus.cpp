@@ -18,6 +18,9 @@ namespace {
 /// the length arrives, the latency of the last word (1 to 8 each here) and the commit.
 constexpr unsigned kFetchMargin = 20;
 
+/// Memory stall shares (percent of cycles not ready) of seeds not divisible by 4.
+constexpr unsigned kStallPercents[] = {10, 25, 50};
+
 }  // namespace
 
 const std::vector<std::string>& TaskScenarios::kinds() {
@@ -27,7 +30,11 @@ const std::vector<std::string>& TaskScenarios::kinds() {
 }
 
 TaskScenarios::TaskScenarios(const golden::TaskParams& params, uint64_t memory_words, uint64_t seed)
-    : p_(params), memory_words_(memory_words), rng_(seed) {
+    : p_(params),
+      memory_words_(memory_words),
+      rng_(seed),
+      ready_rng_(seed ^ 0x9e3779b97f4a7c15ULL),
+      stall_percent_(seed % 4 == 0 ? 0 : kStallPercents[(seed / 4) % 3]) {
   // The buffer is cut into slots (at most one word apart when it is small); tasks read and
   // write slots and parts of them, never past the buffer.
   slots_ = static_cast<unsigned>(std::min<uint64_t>(24, p_.buffer_words));
@@ -64,16 +71,22 @@ TaskScenarios::TaskScenarios(const golden::TaskParams& params, uint64_t memory_w
 
 unsigned TaskScenarios::latency() { return static_cast<unsigned>(range(1, 8)); }
 
+bool TaskScenarios::mem_ready() { return ready_rng_() % 100 >= stall_percent_; }
+
+double TaskScenarios::fetch_cycles() const {
+  return descriptor_words_ * 100.0 / (100 - stall_percent_) + kFetchMargin;
+}
+
 uint64_t TaskScenarios::short_cycles() { return range(1, 24); }
 
 uint64_t TaskScenarios::long_cycles(unsigned tasks) const {
-  return std::min<uint64_t>(cycle_limit_, uint64_t{tasks} * (descriptor_words_ + kFetchMargin));
+  return std::min<uint64_t>(cycle_limit_, static_cast<uint64_t>(std::ceil(tasks * fetch_cycles())));
 }
 
 unsigned TaskScenarios::to_pile_up(unsigned waiting, uint64_t cycles) const {
   // Tasks that run one after the other, each `cycles` long, while the next descriptors are
   // fetched: n tasks leave n (1 - fetch / cycles) waiting.
-  const double fetch = descriptor_words_ + kFetchMargin;
+  const double fetch = fetch_cycles();
   const double left = 1.0 - fetch / static_cast<double>(cycles);
   if (left <= 0.05) return waiting * 20;
   return static_cast<unsigned>(std::ceil(waiting / left)) + 2;

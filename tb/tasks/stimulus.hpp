@@ -8,8 +8,11 @@
 // Scenarios adapt to the design: lists are sized to the descriptor memory, durations to
 // the cycle register, regions to the data buffer, and the loads that must meet a state of
 // the unit (a descriptor waiting, a queue locked) are triggered by that state rather than
-// timed. What a design cannot show (one queue cannot be replaced by another) is reported
-// as such by limits(), naming the configuration key, never as a failure.
+// timed. The descriptor memory stalls: per seed a share of cycles in which it takes no read
+// request (mem_ready_i low; none for seeds divisible by 4), drawn from a stream of its own
+// so that the scenarios do not depend on it. What a design cannot show (one queue cannot be
+// replaced by another) is reported as such by limits(), naming the configuration key, never as a
+// failure.
 //
 // Raw std::mt19937_64 output only (no library distributions), so a seed reproduces on
 // every platform.
@@ -55,6 +58,11 @@ class TaskScenarios {
   TaskScenario next();
   /// A random memory latency (1 to 8 cycles).
   unsigned latency();
+  /// Percent of cycles in which the descriptor memory takes no read request: 0 (always
+  /// ready) for seeds divisible by 4, else 10, 25 or 50 by the seed.
+  [[nodiscard]] unsigned stall_percent() const { return stall_percent_; }
+  /// The memory's ready (mem_ready_i) in the next cycle.
+  bool mem_ready();
   /// Kinds in the order they first run.
   static const std::vector<std::string>& kinds();
   /// What this design keeps the scenarios from showing, and why (naming the key).
@@ -71,6 +79,8 @@ class TaskScenarios {
                     golden::Region in1 = {});
   golden::Region slot(unsigned index, uint64_t words) const;
   uint64_t short_cycles();
+  /// Cycles a descriptor takes to fetch, stalls included (on average).
+  [[nodiscard]] double fetch_cycles() const;
   /// Cycles that outlast fetching `tasks` descriptors (so that later tasks pile up).
   uint64_t long_cycles(unsigned tasks) const;
   /// Tasks of `cycles` each, run one after the other, that leave `waiting` of them fetched
@@ -103,6 +113,8 @@ class TaskScenarios {
   golden::TaskParams p_;
   uint64_t memory_words_;
   std::mt19937_64 rng_;
+  std::mt19937_64 ready_rng_;  ///< mem_ready_i only
+  unsigned stall_percent_;
   unsigned count_ = 0;
   unsigned scenario_index_ = 0;
   unsigned slots_;

@@ -20,7 +20,9 @@
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/npu/system_memory.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
+#include "npugen/golden/tasks/list.hpp"
 #include "util/npy.hpp"
 
 using namespace npugen::golden;
@@ -49,6 +51,10 @@ NpuDesign npu_design(unsigned tiles, unsigned lanes, unsigned p, uint64_t act_wo
   pl.lanes = lanes, pl.words = 1, pl.act_words = 2 * act_words;
   pl.max_window = 3, pl.max_stride = 2, pl.max_pad = 1;
   pl.max_height = pl.max_width = 32, pl.max_channels = 64, pl.max_batch = 4;
+  TaskParams& t = d.tasks;
+  t.neural_engines = t.planar_engines = 1;
+  t.buffer_words = pl.act_words;
+  t.memory_words = 1 << 16;
   return d;
 }
 
@@ -216,9 +222,11 @@ class NetBuilder {
   std::optional<size_t> from_;
 };
 
-// Compiles and runs a network on the golden model; every layer equals the reference.
-ProgramRun check_network(const NpuDesign& d, const net::Network& n, const reference::Tensor& x) {
-  const Program p = compile_network(d, n, x.n);
+// Compiles and runs a network on the golden model; every layer equals the reference. The
+// task unit sequences it, or the host (then layers finish in order).
+ProgramRun check_network(const NpuDesign& d, const net::Network& n, const reference::Tensor& x,
+                         Sequencing how = Sequencing::kTasks) {
+  const Program p = compile_network(d, n, x.n, how);
   const ProgramRun run = run_program(d, p, x, 5'000'000);
   const auto want = reference::run_network(n, x);
   REQUIRE(run.layers.size() == n.layers.size());
@@ -232,7 +240,7 @@ ProgramRun check_network(const NpuDesign& d, const net::Network& n, const refere
     REQUIRE(got.w == w.w);
     REQUIRE(got.c == w.c);
     REQUIRE(got.data == w.data);
-    if (i > 0) CHECK(run.finished_at[i] > run.finished_at[i - 1]);
+    if (i > 0 && how == Sequencing::kHost) CHECK(run.finished_at[i] > run.finished_at[i - 1]);
   }
 
   return run;
@@ -283,18 +291,76 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
     CHECK(p.layers[0].macs == 4 * 64 * 8 * 9);
     CHECK(p.layers[4].macs == 4 * 10 * 64);
     CHECK(p.layers[4].out == ProgramTensor{p.layers[4].out.buf, p.layers[4].out.base, 4, 1, 1, 10});
-    const auto t0 = std::chrono::steady_clock::now();
-    const ProgramRun run = check_network(d, n, x);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::string layers;
-    uint64_t last = 0;
-    for (size_t i = 0; i < p.layers.size(); ++i) {
-      layers += fmt::format(" {} {}", p.layers[i].name, run.finished_at[i] - last);
-      last = run.finished_at[i];
+    for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const ProgramRun run = check_network(d, n, x, how);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::string layers;
+      for (size_t i = 0; i < p.layers.size(); ++i) {
+        layers += fmt::format(" {} {}", p.layers[i].name, run.finished_at[i]);
+      }
+      WARN(
+          fmt::format("digits CNN, 4 images, T {} L {} P {}, sequenced by the {}: {} cycles "
+                      "({:.2f} s); layers finish at{}",
+                      d.seq.tiles(), d.lanes(), d.seq.post.lanes,
+                      how == Sequencing::kTasks ? "task unit" : "host", run.cycles, s, layers));
     }
-    WARN(fmt::format("digits CNN, 4 images, T {} L {} P {}: {} cycles ({:.2f} s);{}", d.seq.tiles(),
-                     d.lanes(), d.seq.post.lanes, run.cycles, s, layers));
   }
+}
+
+TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's registers",
+          "[npu]") {
+  const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
+  const NpuDesign d = even_design();
+  const Program p = compile_network(d, n, 2);
+  REQUIRE(p.sequencing == Sequencing::kTasks);
+  REQUIRE(p.descriptors.size() == p.layers.size());
+  const std::vector<Task> tasks = decode_task_list(p.memory);
+  REQUIRE(tasks.size() == p.layers.size());
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    INFO("layer " << p.layers[i].name);
+    const Task& t = tasks[i];
+    CHECK(t.kind() == (p.layers[i].neural ? EngineKind::kNeural : EngineKind::kPlanar));
+    const ProgramTensor& out = p.layers[i].out;
+    CHECK(t.out.base == out.buf * d.act_words() + out.base);
+    CHECK(t.out.words == out.words(d.lanes()));
+    const ProgramTensor& in = i == 0 ? p.input : p.layers[i - 1].out;
+    CHECK(t.in[0].base == in.buf * d.act_words() + in.base);
+    CHECK(t.in[0].words == in.words(d.lanes()));
+    CHECK(t.in[1].empty());
+  }
+  // The host writes weights and parameters, then queues the list and waits: nothing else.
+  const auto& st = p.steps;
+  size_t k = 0;
+  while (k < st.size() && st[k].kind == ProgramStep::Kind::kHostWrite) ++k;
+  REQUIRE(st.size() == k + 4);
+  CHECK(st[k].apb_addr == npu_csr::kTasksWindow + tasks_csr::queue_register(0, tasks_csr::kHead));
+  CHECK(st[k + 1].apb_data == p.layers.size());
+  CHECK(st[k + 2].kind == ProgramStep::Kind::kWaitSeqDone);
+  CHECK(st[k + 2].count == 3);
+  CHECK(st[k + 3].kind == ProgramStep::Kind::kWaitPlanarDone);
+  CHECK(st[k + 3].count == 2);
+
+  // Host sequencing has no descriptors.
+  const Program h = compile_network(d, n, 2, Sequencing::kHost);
+  CHECK(h.memory.empty());
+  CHECK(h.descriptors.empty());
+
+  // Descriptors beyond the system memory, a second gain_bias layer: refused, naming why.
+  NpuDesign small = d;
+  small.tasks.memory_words = 64;
+  int layer = 0;
+  CHECK_THAT(compile_error(small, n, 2, &layer),
+             Catch::Matchers::Contains("do not fit the system memory"));
+  std::mt19937_64 rng(5);
+  NetBuilder b(rng, 4, 4, 8);
+  b.conv(8, 3, 3, 1, {1, 1, 1, 1});
+  b.gain_bias();
+  b.gain_bias();
+  CHECK_THAT(compile_error(d, b.network(), 1, &layer),
+             Catch::Matchers::Contains("a second gain_bias layer"));
+  CHECK(layer == 2);
+  CHECK_NOTHROW(compile_network(d, b.network(), 1, Sequencing::kHost));
 }
 
 TEST_CASE("random networks of every layer kind equal the reference interpreter", "[npu]") {
@@ -333,7 +399,7 @@ TEST_CASE("random networks of every layer kind equal the reference interpreter",
     const int batch = draw(rng, 1, 3);
     INFO("seed " << seed << " batch " << batch);
     const reference::Tensor x = random_input(rng, b.network(), batch);
-    check_network(d, b.network(), x);
+    check_network(d, b.network(), x, seed % 3 == 0 ? Sequencing::kHost : Sequencing::kTasks);
     ++networks;
   }
   CHECK(networks == 40);
@@ -349,13 +415,22 @@ TEST_CASE("placement: a planar layer writes its input's buffer when the other is
   b.activation();                                          // B is full: A
   b.add(0);                                                // the input's last reader
   b.from(wide).reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);  // its last reader
-  const Program p = compile_network(d, b.network(), 1);
+  // Sequenced by the host: first fit.
+  const Program p = compile_network(d, b.network(), 1, Sequencing::kHost);
   CHECK(p.input == ProgramTensor{0, 0, 1, 4, 4, 8});
   CHECK(p.layers[0].out == ProgramTensor{1, 0, 1, 4, 4, 128});
   CHECK(p.layers[1].out == ProgramTensor{0, 16, 1, 4, 4, 8});
   CHECK(p.layers[2].out == ProgramTensor{0, 32, 1, 4, 4, 8});
   CHECK(p.layers[3].out == ProgramTensor{0, 16, 1, 4, 4, 8});  // conv1's space, freed
   CHECK(p.layers[4].out == ProgramTensor{0, 0, 1, 4, 4, 1});   // every space of A freed
+  check_network(d, b.network(), random_input(rng, b.network(), 1), Sequencing::kHost);
+  // Sequenced by the task unit: next fit (freed space is reused once the buffer has gone
+  // round, so that a layer need not wait for older readers of the words it writes).
+  const Program t = compile_network(d, b.network(), 1);
+  CHECK(t.layers[0].out == p.layers[0].out);
+  CHECK(t.layers[2].out == p.layers[2].out);
+  CHECK(t.layers[3].out == ProgramTensor{0, 48, 1, 4, 4, 8});  // after the last placement
+  CHECK(t.layers[4].out == ProgramTensor{0, 64, 1, 4, 4, 1});
   check_network(d, b.network(), random_input(rng, b.network(), 1));
   CHECK_THROWS_WITH(
       run_program(d, compile_network(d, b.network(), 1), random_input(rng, b.network(), 1), 100),
@@ -383,10 +458,12 @@ TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
   const Program p = compile_network(d, b.network(), 2);
   ProgramDriver driver(d, p, x);
   NpuModel m(d);
+  SystemMemory memory(p.memory, MemoryTiming{});
   uint64_t planar_requests = 0, responses = 0;
   while (!driver.done()) {
     REQUIRE(m.cycle() < 1'000'000);
-    const NpuInputs in = driver.inputs();
+    NpuInputs in = driver.inputs();
+    memory.serve(in);
     const NpuOutputs out = m.outputs(in);
     driver.observe(in, out);
     // The planar engine with no readies against all of them and responses.
@@ -416,6 +493,7 @@ TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
     REQUIRE(s0.mem_rdata == s1.mem_rdata);
     responses += s0.mem_rsp_valid;
     m.tick(in);
+    memory.tick(in, out);
   }
   CHECK(planar_requests > 100);
   CHECK(responses > 50);
@@ -450,7 +528,7 @@ TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
   CHECK_FALSE(apb(true, own + npu_csr::kCycles, 5).pslverr);
   CHECK(apb(false, own + npu_csr::kCycles).prdata == 5);  // idle: no count
   CHECK_FALSE(apb(true, own + npu_csr::kIrqEnable, 0xffU).pslverr);
-  CHECK(apb(false, own + npu_csr::kIrqEnable).prdata == 3);
+  CHECK(apb(false, own + npu_csr::kIrqEnable).prdata == npu_csr::kIrqSources);
 
   // The host port: a word written into buffer B and read back the next cycle; a gain row
   // written whatever the target's state.
@@ -509,8 +587,9 @@ TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
 
 TEST_CASE("a program's text parses back to it; a malformed text names its line", "[npu]") {
   const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
-  for (const NpuDesign& d : {even_design(), odd_design()}) {
-    Program p = compile_network(d, n, 2);
+  for (int k = 0; k < 3; ++k) {
+    const NpuDesign d = k == 1 ? odd_design() : even_design();
+    Program p = compile_network(d, n, 2, k == 2 ? Sequencing::kHost : Sequencing::kTasks);
     const std::string text = program_text(p);
     CHECK(parse_program(text) == p);
     CHECK(program_text(parse_program(text)) == text);
@@ -539,12 +618,13 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
     }
     return "parsed";
   };
-  const size_t first_step = 4 + p.layers.size() + 1;
-  CHECK(message(with(0, "npugen-program 2")).rfind("line 1:", 0) == 0);
+  const size_t first_step = 5 + p.layers.size() + 1;
+  CHECK(message(with(0, "npugen-program 1")).rfind("line 1:", 0) == 0);
   CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
-  CHECK(message(with(3, "layer conv1 conv neural B 0 1 8 8")).rfind("line 4:", 0) == 0);
-  CHECK(message(with(4, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1")) ==
-        "line 5: 'convolution' is not a layer kind");
+  CHECK(message(with(2, "sequencing later")) == "line 3: 'later' is not tasks or host");
+  CHECK(message(with(4, "layer conv1 conv neural B 0 1 8 8")).rfind("line 5:", 0) == 0);
+  CHECK(message(with(5, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1")) ==
+        "line 6: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
   CHECK(message(with(first_step + 2, "jump 3")).rfind(fmt::format("line {}:", first_step + 3), 0) ==

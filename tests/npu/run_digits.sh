@@ -2,7 +2,10 @@
 # the golden model and the plain reference interpreter (exit 0), the top-1 accuracy equals
 # the reference interpreter's (355 of 360, as the training script measured), the output
 # equals the training script's own integer inference (expected_logits.npy, numpy), and every
-# layer's .npy and stats.json are written.
+# layer's .npy and stats.json are written. The task unit sequences the layers (the default);
+# the host-sequenced run gives the same output. Then a descriptor of the last batch's run
+# file is corrupted (its length word below the header's 4 words): the top's task unit flags
+# it (STATUS.TASKS_ERR) and the run reports it and fails.
 #   run_digits.sh NPUGEN CONFIG DESIGN_DIR SOURCE_DIR PYTHON
 source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 config=$2 design=$3 src=$4 python=$5
@@ -40,3 +43,45 @@ print(f"digits: {s['total']['cycles_per_image']:.1f} cycles per image, "
       f"{s['total']['images_per_second']:.0f} images/s at {s['total']['clock_mhz']:.0f} MHz")
 PY
 echo "digits CNN: bit-exact on the RTL, 355 of 360"
+
+# A corrupted descriptor: the task unit's error flag, reported by the run.
+work=$design/sim/run-work
+[ -f "$work/network.run" ] || fail "no run file in $work"
+"$python" - "$work/network.run" "$design.corrupt.run" <<'PY' || fail "cannot corrupt the run file"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+first = next(i for i, l in enumerate(lines) if l.startswith("memory "))
+words = []
+for l in lines[first + 1:]:
+    if not l.startswith("words "):
+        break
+    words += l.split()[1:]
+offsets = [int(l.split()[1]) for l in lines if l.startswith("descriptor ")]
+assert len(offsets) == 5, offsets
+words[offsets[1] + 1] = "00000002"  # layer pool1's length: 2 words
+for k in range(0, len(words), 8):
+    lines[first + 1 + k // 8] = "words " + " ".join(words[k:k + 8])
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+set +e
+"$design/sim/build-npu/sim" --run "$design.corrupt.run" --cycles 100000 > "$design.corrupt.log" 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "the corrupted descriptor went unnoticed"
+grep -q "the task unit flagged a malformed descriptor (STATUS.TASKS_ERR" "$design.corrupt.log" ||
+  fail "the run did not report the task unit's error: $(tail -5 "$design.corrupt.log")"
+echo "a corrupted descriptor: $(grep -m1 -o 'cycle [0-9]*: the task unit flagged[^;]*' "$design.corrupt.log")"
+
+# The host sequences the layers: the same output; the cycles of both, as a ratio.
+"$npugen" run "$config" --network "$net/digits.yaml" --input "$net/test_images.npy" \
+  --design "$design" --out "$out.host" --sequencing host > "$design.digits-host.log" ||
+  fail "the host-sequenced run failed"
+"$python" - "$out" "$out.host" <<'PY' || fail "the host-sequenced run differs"
+import json, sys
+import numpy as np
+a, b = sys.argv[1], sys.argv[2]
+assert (np.load(f"{a}/output.npy") == np.load(f"{b}/output.npy")).all()
+ta = json.load(open(f"{a}/stats.json"))["total"]["cycles"]
+tb = json.load(open(f"{b}/stats.json"))["total"]["cycles"]
+print(f"digits: {ta} cycles sequenced by the task unit, {tb} by the host ({ta / tb:.3f})")
+PY

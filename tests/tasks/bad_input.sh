@@ -121,7 +121,7 @@ expect "$work/net_memory.yaml" network 3:3 "layers: the 400 tasks' descriptors t
 
 # A configuration without the task unit, and a missing file.
 rc=0
-"$npugen" schedule "$(dirname "$config")/default.yaml" --tasks "$work/dup.yaml" 2>"$work/stderr" || rc=$?
+"$npugen" schedule "$(dirname "$config")/dense_8x8.yaml" --tasks "$work/dup.yaml" 2>"$work/stderr" || rc=$?
 [ "$rc" = 2 ] && grep -q 'tasks.enabled: false' "$work/stderr" || fail "disabled task unit accepted"
 rc=0
 "$npugen" schedule "$config" --tasks "$work/none.yaml" 2>"$work/stderr" || rc=$?

@@ -16,6 +16,7 @@
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
+#include "npugen/golden/tasks/list.hpp"
 #include "util/npy.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
@@ -55,10 +56,14 @@ net::NetworkFile read_network(const std::string& file) {
   return std::move(*r.file);
 }
 
+golden::Sequencing sequencing_of(const std::string& name) {
+  return name == "host" ? golden::Sequencing::kHost : golden::Sequencing::kTasks;
+}
+
 golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
-                        const std::string& file, int batch) {
+                        const std::string& file, int batch, golden::Sequencing how) {
   try {
-    return golden::compile_network(d, f.network, batch);
+    return golden::compile_network(d, f.network, batch, how);
   } catch (const golden::CompileError& e) {
     const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
                          ? f.network.layers[static_cast<size_t>(e.layer)].line
@@ -147,7 +152,12 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
     host_writes += s.kind == golden::ProgramStep::Kind::kHostWrite;
     apb_writes += s.kind == golden::ProgramStep::Kind::kApbWrite;
   }
+  nlohmann::json descriptors = nlohmann::json::array();
+  for (const uint64_t w : p.descriptors) descriptors.push_back(w);
   return {{"lanes", p.lanes},
+          {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
+          {"system_memory_words", p.memory.size()},
+          {"descriptors", descriptors},
           {"input",
            {{"buffer", p.input.buf == 0 ? "A" : "B"},
             {"base", p.input.base},
@@ -158,6 +168,7 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
+  std::string sequencing = "tasks";
   int batch = 1;
   int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
@@ -179,11 +190,17 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
+  compile_cmd
+      ->add_option("--sequencing", c.sequencing,
+                   "tasks: descriptors in system memory, the task unit runs the layers "
+                   "(memory.bin); host: the host programs each layer and waits for it")
+      ->check(CLI::IsMember({"tasks", "host"}))
+      ->capture_default_str();
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
     const net::NetworkFile f = read_network(c.network);
-    const golden::Program p = compile(d, f, c.network, c.batch);
+    const golden::Program p = compile(d, f, c.network, c.batch, sequencing_of(c.sequencing));
     golden::reference::Tensor zero;
     zero.n = c.batch;
     zero.h = f.network.input.h;
@@ -202,6 +219,7 @@ void add_network_commands(CLI::App& app) {
     files[kCompileMarker] = "npugen compile output\n";
     files["program.txt"] = golden::program_text(p);
     files["report.json"] = report.dump(2) + "\n";
+    if (!p.memory.empty()) files["memory.bin"] = golden::image_bytes(p.memory);
     util::write_tree_atomically(c.out, files, kCompileMarker, {});
     std::printf("%s: %zu layers, %zu steps, %llu cycles expected for %d image(s); %s\n",
                 c.network.c_str(), p.layers.size(), p.steps.size(),
@@ -228,6 +246,12 @@ void add_network_commands(CLI::App& app) {
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
       ->check(CLI::PositiveNumber);
+  run_cmd
+      ->add_option("--sequencing", r.sequencing,
+                   "tasks: the task unit runs the layers from descriptors in system memory; "
+                   "host: the host programs each layer and waits for it")
+      ->check(CLI::IsMember({"tasks", "host"}))
+      ->capture_default_str();
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -254,12 +278,12 @@ void add_network_commands(CLI::App& app) {
     int batch = std::min(run.input.n, most);
     for (; batch > 1; --batch) {
       try {
-        (void)golden::compile_network(d, f.network, batch);
+        (void)golden::compile_network(d, f.network, batch, sequencing_of(r.sequencing));
         break;
       } catch (const golden::CompileError&) {
       }
     }
-    const golden::Program first = compile(d, f, r.network, batch);
+    const golden::Program first = compile(d, f, r.network, batch, sequencing_of(r.sequencing));
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
@@ -277,11 +301,13 @@ void add_network_commands(CLI::App& app) {
     std::string repro =
         fmt::format("npugen run {} --network {} --input {}", r.config, r.network, r.input);
     if (!r.design_dir.empty()) repro += " --design " + r.design_dir;
+    if (r.sequencing != "tasks") repro += " --sequencing " + r.sequencing;
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;
     res.layers.resize(count);
     std::vector<uint64_t> layer_cycles(count, 0);
+    std::vector<uint64_t> first_finish(count, 0);  ///< the first batch's completion cycles
     golden::Program p = first;
     for (auto& l : p.layers) l.macs = l.mapping_bound = 0;
     const int all_batches = (run.input.n + batch - 1) / batch;
@@ -304,7 +330,7 @@ void add_network_commands(CLI::App& app) {
     for (int b = 0; b < batches; ++b) {
       const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
       golden::RunFile chunk;
-      chunk.program = n == batch ? first : compile(d, f, r.network, n);
+      chunk.program = n == batch ? first : compile(d, f, r.network, n, sequencing_of(r.sequencing));
       chunk.input = slice(run.input, n0, n);
       for (size_t i = 1; i < tensors.size(); ++i)
         chunk.expected.push_back(slice(tensors[i], n0, n));
@@ -340,11 +366,27 @@ void add_network_commands(CLI::App& app) {
       }
       const golden::RunResults part = golden::parse_results(util::read_file(results));
       res.cycles += part.cycles;
+      // A layer's cycles: from the completion before it (of any layer; with the task unit
+      // layers overlap and may finish out of list order) to its own.
+      if (part.layers.size() != count) {
+        throw CommandError(kToolFailed, fmt::format("{}: {} layers, the network has {}",
+                                                    results.string(), part.layers.size(), count));
+      }
+      std::vector<size_t> order(count);
+      for (size_t i = 0; i < count; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return part.layers[a].finished_at < part.layers[b].finished_at;
+      });
       uint64_t last = 0;
-      for (size_t i = 0; i < count && i < part.layers.size(); ++i) {
+      for (const size_t i : order) {
+        layer_cycles[i] += part.layers[i].finished_at - last;
+        last = part.layers[i].finished_at;
+      }
+      if (b == 0) {
+        for (size_t i = 0; i < count; ++i) first_finish[i] = part.layers[i].finished_at;
+      }
+      for (size_t i = 0; i < count; ++i) {
         const golden::LayerResult& l = part.layers[i];
-        layer_cycles[i] += l.finished_at - last;
-        last = l.finished_at;
         res.layers[i].name = l.name;
         append(res.layers[i].tensor, l.tensor);
         p.layers[i].macs += chunk.program.layers[i].macs;
@@ -387,7 +429,8 @@ void add_network_commands(CLI::App& app) {
            {"mapping_efficiency",
             cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
            {"weight_rows", pl.weight_rows},
-           {"output_words_per_batch", pl.out.words(d.lanes())}});
+           {"output_words_per_batch", pl.out.words(d.lanes())},
+           {"first_batch_finished_at", first_finish[i]}});
     }
     if (!res.layers.empty()) {
       const golden::ProgramLayer& pl = p.layers.back();

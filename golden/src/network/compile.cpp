@@ -10,27 +10,31 @@
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
+#include "npugen/golden/tasks/params.hpp"
 
 namespace npugen::golden {
 namespace {
 
 const char* buffer_name(unsigned b) { return b == 0 ? "A" : "B"; }
 
-// The words of the two activation buffers in use: live ranges, placed first fit.
+// The words of the two activation buffers in use: live ranges, placed first fit, or next fit
+// (the search starts where the buffer's last placement ended and wraps round): with the task
+// unit a tensor then reuses space only when the buffer has gone round, so a layer does not
+// wait for older readers of the words it writes (docs/tasks.md) and layers overlap.
 class Buffers {
  public:
-  explicit Buffers(uint64_t words) : words_(words) {}
+  Buffers(uint64_t words, bool next_fit) : words_(words), next_fit_(next_fit) {}
 
   [[nodiscard]] std::optional<uint64_t> fit(unsigned buf, uint64_t n) const {
-    uint64_t at = 0;
-    for (const auto& [base, end] : live_[buf]) {
-      if (base >= at && base - at >= n) return at;
-      at = std::max(at, end);
+    if (next_fit_) {
+      if (const auto at = first_fit(buf, n, cursor_[buf])) return at;
     }
-    if (at <= words_ && words_ - at >= n) return at;
-    return std::nullopt;
+    return first_fit(buf, n, 0);
   }
-  void take(unsigned buf, uint64_t base, uint64_t n) { live_[buf].emplace(base, base + n); }
+  void take(unsigned buf, uint64_t base, uint64_t n) {
+    live_[buf].emplace(base, base + n);
+    cursor_[buf] = base + n;
+  }
   void free(unsigned buf, uint64_t base) { live_[buf].erase(base); }
   [[nodiscard]] uint64_t used(unsigned buf) const {
     uint64_t n = 0;
@@ -39,8 +43,22 @@ class Buffers {
   }
 
  private:
+  // The first gap of n words at or after `from`.
+  [[nodiscard]] std::optional<uint64_t> first_fit(unsigned buf, uint64_t n, uint64_t from) const {
+    uint64_t at = from;
+    for (const auto& [base, end] : live_[buf]) {
+      if (end <= at) continue;
+      if (base >= at && base - at >= n) return at;
+      at = std::max(at, end);
+    }
+    if (at <= words_ && words_ - at >= n) return at;
+    return std::nullopt;
+  }
+
   uint64_t words_;
+  bool next_fit_;
   std::map<uint64_t, uint64_t> live_[2];  ///< base -> end
+  uint64_t cursor_[2] = {0, 0};           ///< where the last placement ended
 };
 
 std::vector<uint8_t> resized(std::vector<uint8_t> bytes, size_t n) {
@@ -81,10 +99,41 @@ std::string shape_text(const ProgramTensor& t) {
   return fmt::format("{}x{}x{}x{}", t.n, t.h, t.w, t.c);
 }
 
+TaskOp task_op(net::Op op) {
+  switch (op) {
+    case net::Op::kConv:
+      return TaskOp::kConv;
+    case net::Op::kFc:
+      return TaskOp::kTensor;
+    case net::Op::kMaxPool:
+    case net::Op::kAvgPool:
+      return TaskOp::kPool;
+    case net::Op::kReduceSum:
+    case net::Op::kReduceMax:
+      return TaskOp::kReduction;
+    case net::Op::kGainBias:
+      return TaskOp::kGainBias;
+    default:  // add, activation
+      return TaskOp::kElementwise;
+  }
+}
+
+// A layer as the task unit runs it: its regions (planar-engine addresses) and the engine's
+// register writes (descriptor register, value), CTRL last.
+struct LayerTask {
+  TaskOp op = TaskOp::kConv;
+  uint64_t region[6] = {};  ///< in0 base, words, in1 base, words, out base, words
+  std::vector<std::pair<uint32_t, uint32_t>> writes;
+};
+
 class Compiler {
  public:
-  Compiler(const NpuDesign& d, const net::Network& n, int batch)
-      : d_(d), n_(n), batch_(batch), buffers_(d.act_words()) {
+  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing)
+      : d_(d),
+        n_(n),
+        batch_(batch),
+        tasks_(sequencing == Sequencing::kTasks),
+        buffers_(d.act_words(), sequencing == Sequencing::kTasks) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
   }
 
@@ -102,6 +151,7 @@ class Compiler {
       throw CompileError(fmt::format("the batch is {} images: at least one", batch_), -1);
     }
     p_.lanes = d_.lanes();
+    p_.sequencing = tasks_ ? Sequencing::kTasks : Sequencing::kHost;
     const size_t tensors = n_.layers.size() + 1;
     last_use_.assign(tensors, std::nullopt);
     for (size_t i = 0; i < n_.layers.size(); ++i) {
@@ -142,6 +192,7 @@ class Compiler {
       }
       hold(i + 1);
     }
+    if (tasks_) enqueue();
     return std::move(p_);
   }
 
@@ -190,12 +241,21 @@ class Compiler {
     p_.steps.push_back(std::move(s));
   }
   void apb_write(uint32_t addr, uint32_t data) {
+    if (tasks_) {  // into the layer's descriptor, as the engine's register
+      const bool planar = addr >= npu_csr::kPlanarWindow;
+      const uint32_t reg = planar
+                               ? npu_csr::kDescPlanar + (addr - npu_csr::kPlanarWindow) / 4
+                               : npu_csr::kDescSequencer + (addr - npu_csr::kSequencerWindow) / 4;
+      task_.writes.emplace_back(reg, data);
+      return;
+    }
     ProgramStep s;
     s.kind = ProgramStep::Kind::kApbWrite;
     s.apb_addr = addr, s.apb_data = data;
     p_.steps.push_back(std::move(s));
   }
   void wait_and_mark(ProgramStep::Kind kind, uint64_t count, size_t i) {
+    if (tasks_) return;  // the task unit runs the layers (enqueue)
     ProgramStep w;
     w.kind = kind;
     w.count = count;
@@ -277,12 +337,17 @@ class Compiler {
     for (size_t g = 0; g < groups; ++g) {
       host_write(HostTarget::kParams, param_groups_ + g, param_group_bytes(d_.seq, low.params[g]));
     }
+    task_ = LayerTask{};
+    task_.op = task_op(l.op);
+    region(0, x);
+    region(4, out);
     const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
                           agu_csr::kGroupOffset +
                           static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
     for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
       apb_write(base + w.offset, w.value);
     ++neural_;
+    if (tasks_) layer_tasks_.push_back(std::move(task_));
     wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
 
     ProgramLayer pl;
@@ -416,6 +481,20 @@ class Compiler {
     t.out_row_stride = t.out_pixel_stride * t.out_width();
     t.out_image_stride = t.out_row_stride * t.out_height();
 
+    task_ = LayerTask{};
+    task_.op = task_op(l.op);
+    region(0, x);
+    if (l.op == net::Op::kAdd) region(2, at_[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]]);
+    region(4, out);
+    if (tasks_ && !gains.empty()) {
+      if (gain_layer_) {
+        throw error(i, fmt::format("a second gain_bias layer (after {}): the planar gain table "
+                                   "holds one layer's gains, written before the task unit "
+                                   "starts; sequence this network by the host",
+                                   n_.layers[*gain_layer_].name));
+      }
+      gain_layer_ = i;
+    }
     // The gain table: a row of L channels a write.
     for (unsigned row = 0; row * lanes < gains.size(); ++row) {
       std::vector<uint8_t> data(host_bytes_, 0);
@@ -433,6 +512,7 @@ class Compiler {
     for (const planar_csr::Write& w : planar_csr::task_writes(t))
       apb_write(base + w.offset, w.value);
     ++planar_;
+    if (tasks_) layer_tasks_.push_back(std::move(task_));
     wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
 
     ProgramLayer pl;
@@ -445,9 +525,82 @@ class Compiler {
     at_[i + 1] = out;
   }
 
+  // Task-region field r (and r + 1: its words) for tensor t, in planar-engine addresses.
+  void region(unsigned r, const ProgramTensor& t) {
+    task_.region[r] = t.buf * d_.act_words() + t.base;
+    task_.region[r + 1] = t.words(d_.lanes());
+  }
+
+  // kTasks: the descriptors into system memory, then the host's queueing and waits.
+  void enqueue() {
+    namespace td = task_desc;
+    const TaskParams& tp = d_.tasks;
+    std::vector<uint32_t>& m = p_.memory;
+    for (size_t i = 0; i < layer_tasks_.size(); ++i) {
+      const LayerTask& t = layer_tasks_[i];
+      const uint64_t first = m.size();
+      p_.descriptors.push_back(first);
+      m.push_back(static_cast<uint32_t>(i & 0xffffU) | (1U << td::kTaskSwitchBit));
+      m.push_back(0);  // the length, below
+      m.push_back(0);
+      m.push_back(0);
+      m.push_back((7U << td::kGroupCountShift) | td::kRegOp);
+      m.push_back(static_cast<uint32_t>(t.op));
+      for (const uint64_t v : t.region) m.push_back(static_cast<uint32_t>(v));
+      // The engine's registers, consecutive ones in one group.
+      for (size_t w = 0; w < t.writes.size();) {
+        size_t n = 1;
+        while (w + n < t.writes.size() && n < td::kMaxGroupCount &&
+               t.writes[w + n].first == t.writes[w].first + n) {
+          ++n;
+        }
+        m.push_back(t.writes[w].first | static_cast<uint32_t>(n << td::kGroupCountShift));
+        for (size_t k = 0; k < n; ++k) m.push_back(t.writes[w + k].second);
+        w += n;
+      }
+      const uint64_t length = m.size() - first;
+      if (length > td::kMaxWords) {
+        throw error(i, fmt::format("its descriptor has {} words, above {}", length, td::kMaxWords));
+      }
+      m[first + 1] = static_cast<uint32_t>(length);
+    }
+    if (m.size() > tp.memory_words) {
+      throw CompileError(fmt::format("the descriptors ({} words for {} layers) do not fit the "
+                                     "system memory the task unit addresses ({} words; "
+                                     "tasks.memory_words)",
+                                     m.size(), layer_tasks_.size(), tp.memory_words),
+                         static_cast<int>(layer_tasks_.size()) - 1);
+    }
+    const uint32_t queue = npu_csr::kTasksWindow;
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kApbWrite;
+    s.apb_addr = queue + tasks_csr::queue_register(0, tasks_csr::kHead);
+    s.apb_data = 0;
+    p_.steps.push_back(s);
+    s.apb_addr = queue + tasks_csr::queue_register(0, tasks_csr::kCount);
+    s.apb_data = static_cast<uint32_t>(layer_tasks_.size());
+    p_.steps.push_back(s);
+    if (neural_ > 0) {
+      ProgramStep w;
+      w.kind = ProgramStep::Kind::kWaitSeqDone;
+      w.count = neural_;
+      p_.steps.push_back(w);
+    }
+    if (planar_ > 0) {
+      ProgramStep w;
+      w.kind = ProgramStep::Kind::kWaitPlanarDone;
+      w.count = planar_;
+      p_.steps.push_back(w);
+    }
+  }
+
   const NpuDesign& d_;
   const net::Network& n_;
   int batch_;
+  bool tasks_;
+  LayerTask task_;                      ///< the layer being compiled
+  std::vector<LayerTask> layer_tasks_;  ///< kTasks: every layer's
+  std::optional<size_t> gain_layer_;    ///< kTasks: the gain_bias layer
   size_t host_bytes_ = 0;
   Buffers buffers_;
   Program p_;
@@ -460,8 +613,9 @@ class Compiler {
 
 }  // namespace
 
-Program compile_network(const NpuDesign& d, const net::Network& network, int batch) {
-  return Compiler(d, network, batch).run();
+Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
+                        Sequencing sequencing) {
+  return Compiler(d, network, batch, sequencing).run();
 }
 
 }  // namespace npugen::golden

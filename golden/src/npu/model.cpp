@@ -29,23 +29,35 @@ std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t bytes) {
 // The APB request as each window sees it: psel only where paddr points, the window's
 // address bits.
 struct Windows {
-  ApbRequest seq, planar, own;
+  ApbRequest seq, planar, own, tasks;
 };
 
 Windows route(const ApbRequest& r) {
   const uint32_t paddr = r.paddr & ((1U << kAddrBits) - 1);
   Windows w;
-  w.seq = w.planar = w.own = r;
-  const bool to_seq = ((paddr >> 10) & 1U) == 0;
-  const bool to_planar = !to_seq && ((paddr >> 9) & 1U) == 0;
-  const bool to_own = !to_seq && !to_planar;
+  w.seq = w.planar = w.own = w.tasks = r;
+  const bool to_tasks = ((paddr >> 11) & 1U) != 0;
+  const bool to_seq = !to_tasks && ((paddr >> 10) & 1U) == 0;
+  const bool to_planar = !to_tasks && !to_seq && ((paddr >> 9) & 1U) == 0;
+  const bool to_own = !to_tasks && !to_seq && !to_planar;
   w.seq.psel = r.psel && to_seq;
   w.seq.paddr = paddr & 0x3ffU;
   w.planar.psel = r.psel && to_planar;
   w.planar.paddr = paddr & 0x1ffU;
   w.own.psel = r.psel && to_own;
   w.own.paddr = paddr & 0x1ffU;
+  w.tasks.psel = r.psel && to_tasks;
+  w.tasks.paddr = paddr & 0x7ffU;
   return w;
+}
+
+CommandParams command_params(const NpuDesign& d, bool planar) {
+  CommandParams p;
+  p.mem_addr_bits = d.tasks.memory_address_bits();
+  p.window_lo = planar ? kDescPlanar : kDescSequencer;
+  p.window_words = planar ? (1U << planar_csr::register_map(d.planar).addr_bits()) / 4
+                          : (1U << sequencer_csr::kAddrBits) / 4;
+  return p;
 }
 
 const NpuDesign& checked(const NpuDesign& d) {
@@ -62,6 +74,13 @@ const NpuDesign& checked(const NpuDesign& d) {
         fmt::format("NpuModel: the planar engine addresses {} words, not both buffers' {}",
                     d.planar.act_words, 2 * d.act_words()));
   }
+  if (d.tasks.neural_engines != 1 || d.tasks.planar_engines != 1 ||
+      d.tasks.buffer_words != d.planar.act_words) {
+    throw std::invalid_argument(
+        "NpuModel: the task unit drives one engine of each kind over the planar engine's "
+        "addresses");
+  }
+  if (d.reads_in_flight == 0) throw std::invalid_argument("NpuModel: reads_in_flight is 0");
   return d;
 }
 
@@ -71,7 +90,12 @@ NpuModel::NpuModel(const NpuDesign& design)
     : d_(checked(design)),
       map_(npu_csr::register_map(design)),
       seq_(design.seq),
-      planar_(design.planar) {}
+      planar_(design.planar),
+      tasks_(design.tasks),
+      cmd_{CommandModel(command_params(design, false)),
+           CommandModel(command_params(design, true))} {
+  tasks_.reset();
+}
 
 NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   Cycle c;
@@ -79,8 +103,11 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const size_t mem_bytes = (d_.seq.mem_data_bits() + 7) / 8;
   const size_t host_bytes = (d_.host_data_bits() + 7) / 8;
   const Windows apb = route(in.apb);
-  c.seq_in.apb = apb.seq;
-  c.planar_in.apb = apb.planar;
+  // The command processors' outputs but `done` depend on their state only.
+  const CommandOutputs cmd0[2] = {cmd_[0].outputs({}), cmd_[1].outputs({})};
+  c.seq_in.apb = cmd0[0].holds ? cmd0[0].apb : apb.seq;
+  c.planar_in.apb = cmd0[1].holds ? cmd0[1].apb : apb.planar;
+  const bool stalled = (apb.seq.psel && cmd0[0].holds) || (apb.planar.psel && cmd0[1].holds);
 
   // The host's gain-table write goes straight to the planar engine's parameter port.
   const HostRequest& h = in.host;
@@ -176,19 +203,60 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   }
 #endif
 
+  // 5. The front end: the task unit, the command processors, the system-memory port.
+  TaskUnitInputs& t = c.tasks_in;
+  t.apb = apb.tasks;
+  const TaskUnitOutputs to = tasks_.outputs(t);
+  const bool requests[kMemRequesters] = {cmd0[0].mem_req, cmd0[1].mem_req, to.mem_req};
+  const uint64_t addresses[kMemRequesters] = {cmd0[0].mem_addr, cmd0[1].mem_addr, to.mem_addr};
+  std::optional<unsigned> chosen;
+  for (unsigned r = 0; r < kMemRequesters && !chosen; ++r) {
+    if (requests[r]) chosen = r;
+  }
+  const bool room = reads_.size() < d_.reads_in_flight;
+  const bool sys_ready = room && in.sys_req_ready;
+  if (chosen && room && in.sys_req_ready) c.sys_taken = static_cast<MemRequester>(*chosen);
+  if (in.sys_rsp_valid && reads_.empty()) {
+    throw std::logic_error("NpuModel: system-memory data with no read outstanding");
+  }
+  const auto head = reads_.empty() ? std::optional<MemRequester>{} : reads_.front();
+  auto rvalid = [&](MemRequester r) { return in.sys_rsp_valid && head == r; };
+  t.mem_ready = chosen == 2U && sys_ready;
+  t.mem_rvalid = rvalid(MemRequester::kTaskUnit);
+  t.mem_rdata = in.sys_rsp_data;
+  const bool engine_done[2] = {c.seq_out.layer_done, p0.task_done};
+  bool task_done[2] = {};
+  for (unsigned k = 0; k < 2; ++k) {
+    CommandInputs& ci = c.cmd_in[k];
+    const TaskGrant& g = to.grant[k];
+    ci.start = g.valid;
+    ci.desc = g.desc;
+    ci.mem_ready = chosen == k && sys_ready;
+    ci.mem_rvalid = rvalid(static_cast<MemRequester>(k));
+    ci.mem_rdata = in.sys_rsp_data;
+    ci.engine_done = engine_done[k];
+    task_done[k] = cmd_[k].outputs(ci).done;
+    t.done[k] = task_done[k] ? 1U : 0U;
+  }
+
   // Outputs.
   NpuOutputs& o = c.out;
-  if (apb.seq.access()) {
+  const bool busy = c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle;
+  if (stalled && in.apb.access()) {
+    o.apb = ApbResponse{0, false, false};
+  } else if (apb.seq.access()) {
     o.apb = c.seq_out.apb;
   } else if (apb.planar.access()) {
     o.apb = p0.apb;
+  } else if (apb.tasks.access()) {
+    o.apb = to.apb;
   } else if (apb.own.access()) {
-    const bool busy = c.seq_out.busy || p0.busy;
     const bool cfg_err = c.seq_out.cfg_err || p0.cfg_err;
     o.apb = apb_response(map_, apb.own, [&](const regmap::RegisterAt& r) -> uint32_t {
       switch (r.offset) {
         case kStatus:
-          return status_ | (cfg_err ? 1U << kCfgErrBit : 0) | (busy ? 1U << kBusyBit : 0);
+          return status_ | (cfg_err ? 1U << kCfgErrBit : 0) | (busy ? 1U << kBusyBit : 0) |
+                 (to.err ? 1U << kTasksErrBit : 0);
         case kIrqEnable:
           return irq_enable_;
         case kCycles:
@@ -201,8 +269,9 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   o.host_ready = target >= 4 || (grant == Grant::kHost && ready);
   o.host_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kHost;
   o.host_rdata = resized(c.seq_out.mem_rdata, host_bytes);
-  o.irq = (status_ & irq_enable_ & 3U) != 0;
-  o.busy = c.seq_out.busy || p0.busy;
+  const uint32_t flags = status_ | (to.err ? 1U << kTasksErrBit : 0);
+  o.irq = (flags & irq_enable_ & kIrqSources) != 0;
+  o.busy = busy;
   o.seq_done = c.seq_out.layer_done;
   o.planar_done = p0.task_done;
   o.cfg_err = c.seq_out.cfg_err || p0.cfg_err;
@@ -213,6 +282,12 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     o.planar_write.addr = p0.w_addr;
     o.planar_write.data.assign(p0.w_data.begin(), p0.w_data.begin() + lanes);
   }
+  o.sys_req_valid = chosen.has_value() && room;
+  o.sys_req_addr = chosen ? addresses[*chosen] : 0;
+  o.tasks_idle = to.idle;
+  o.tasks_err = to.err;
+  o.neural_task_done = task_done[0];
+  o.planar_task_done = task_done[1];
   return c;
 }
 
@@ -222,7 +297,12 @@ void NpuModel::tick(const NpuInputs& in) {
   const Cycle c = decide(in);
   seq_.tick(c.seq_in);
   planar_.tick(c.planar_in);
+  tasks_.tick(c.tasks_in);
+  cmd_[0].tick(c.cmd_in[0]);
+  cmd_[1].tick(c.cmd_in[1]);
   owner_ = c.read_owner;
+  if (in.sys_rsp_valid) reads_.pop_front();
+  if (c.sys_taken) reads_.push_back(*c.sys_taken);
 
   // Own registers: the completions set the sticky flags (over a clear), a write to CYCLES
   // wins over the count.
@@ -245,9 +325,11 @@ void NpuModel::tick(const NpuInputs& in) {
         break;
     }
   }
-  const uint32_t set =
-      (c.out.seq_done ? 1U << kSeqDoneBit : 0) | (c.out.planar_done ? 1U << kPlanarDoneBit : 0);
+  const uint32_t set = (c.out.seq_done ? 1U << kSeqDoneBit : 0) |
+                       (c.out.planar_done ? 1U << kPlanarDoneBit : 0) |
+                       (c.out.tasks_idle && !idle_before_ ? 1U << kTasksDoneBit : 0);
   status_ = (status_ & ~clear) | set;
+  idle_before_ = c.out.tasks_idle;
   if (!cycles_written && c.out.busy) ++cycles_;
   ++cycle_;
 }

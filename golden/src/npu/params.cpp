@@ -10,14 +10,16 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
   map.block = "npu";
   map.title = "Registers of the NPU top";
   map.doc = fmt::format(
-      "The top's APB port ({} address bits) answers in three windows: the sequencer's whole "
+      "The top's APB port ({} address bits) answers in four windows: the sequencer's whole "
       "port (its address generator, post unit and own registers, docs/sequencer_registers.md) "
       "at 0x{:03x} (0x400 bytes), the planar engine's (docs/planar_registers.md) at 0x{:03x} "
-      "(0x200 bytes), and the top's own registers, below, at 0x{:03x} (0x200 bytes; offsets "
-      "here are inside that window). No wait states; an address with no register reads 0 and "
-      "answers PSLVERR. The interrupt is high while a sticky completion flag of STATUS is set "
-      "and enabled in IRQ_ENABLE.",
-      kAddrBits, kSequencerWindow, kPlanarWindow, kOwnWindow);
+      "(0x200 bytes), the top's own registers, below, at 0x{:03x} (0x200 bytes; offsets "
+      "here are inside that window), and the task unit's (docs/tasks_registers.md) at "
+      "0x{:03x} (0x800 bytes). An address with no register reads 0 and answers PSLVERR. An "
+      "access to an engine's window waits (PREADY low) while that engine's command processor "
+      "writes its registers; there are no other wait states. The interrupt is high while a "
+      "flag of STATUS is set and enabled in IRQ_ENABLE.",
+      kAddrBits, kSequencerWindow, kPlanarWindow, kOwnWindow, kTasksWindow);
   map.registers = {
       {"STATUS",
        kStatus,
@@ -29,12 +31,19 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
          "the planar engine completed a task (its last output word was written)"},
         {"CFG_ERR", kCfgErrBit, 1, Access::kRO, 0, true,
          "the address generator's or the planar engine's STATUS.CFG_ERR (clear it there)"},
-        {"BUSY", kBusyBit, 1, Access::kRO, 0, true, "the sequencer or the planar engine is busy"}}},
+        {"BUSY", kBusyBit, 1, Access::kRO, 0, true,
+         "an engine, a command processor or the task unit is busy"},
+        {"TASKS_DONE", kTasksDoneBit, 1, Access::kW1C, 0, true,
+         "the task unit became idle: every queued task is done"},
+        {"TASKS_ERR", kTasksErrBit, 1, Access::kRO, 0, true,
+         "the task unit's STATUS.ERR: a descriptor was malformed (clear it there)"}}},
       {"IRQ_ENABLE",
        kIrqEnable,
        "Which completions raise the interrupt.",
        {{"SEQ_DONE", kSeqDoneBit, 1, Access::kRW, 0, false, "STATUS.SEQ_DONE raises it"},
-        {"PLANAR_DONE", kPlanarDoneBit, 1, Access::kRW, 0, false, "STATUS.PLANAR_DONE raises it"}}},
+        {"PLANAR_DONE", kPlanarDoneBit, 1, Access::kRW, 0, false, "STATUS.PLANAR_DONE raises it"},
+        {"TASKS_DONE", kTasksDoneBit, 1, Access::kRW, 0, false, "STATUS.TASKS_DONE raises it"},
+        {"TASKS_ERR", kTasksErrBit, 1, Access::kRW, 0, false, "STATUS.TASKS_ERR raises it"}}},
       {"INFO",
        kInfo,
        "The hardware's parameters (read only).",
@@ -44,8 +53,8 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
                      d.act_words())}}},
       {"CYCLES",
        kCycles,
-       "Cycles while the sequencer or the planar engine is busy (wraps); software may write it, "
-       "and a write wins over a count in the same cycle.",
+       "Cycles while STATUS.BUSY (wraps); software may write it, and a write wins over a count "
+       "in the same cycle.",
        {{"COUNT", 0, 32, Access::kRW, 0, true, "busy cycles"}}},
   };
   return map;

@@ -7,12 +7,13 @@
 #include <charconv>
 #include <sstream>
 
+#include "npugen/golden/npu/system_memory.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
 
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 1";
+constexpr const char* kMagic = "npugen-program 2";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
@@ -161,6 +162,7 @@ std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t n) {
 std::string program_text(const Program& p) {
   std::string out = std::string(kMagic) + "\n";
   out += fmt::format("lanes {}\n", p.lanes);
+  out += fmt::format("sequencing {}\n", p.sequencing == Sequencing::kTasks ? "tasks" : "host");
   out += fmt::format("input {}\n", tensor_text(p.input));
   out += fmt::format("layers {}\n", p.layers.size());
   for (const ProgramLayer& l : p.layers) {
@@ -188,6 +190,16 @@ std::string program_text(const Program& p) {
         break;
     }
   }
+  out += fmt::format("memory {}\n", p.memory.size());
+  for (size_t i = 0; i < p.memory.size(); i += 8) {
+    std::string line = "words";
+    for (size_t k = i; k < std::min(i + 8, p.memory.size()); ++k) {
+      line += fmt::format(" {:08x}", p.memory[k]);
+    }
+    out += line + "\n";
+  }
+  out += fmt::format("descriptors {}\n", p.descriptors.size());
+  for (const uint64_t d : p.descriptors) out += fmt::format("descriptor {}\n", d);
   out += "end\n";
   return out;
 }
@@ -220,6 +232,14 @@ Program parse_program(const std::string& text) {
     const Tokens t = next();
     keyword(t, "lanes", 2, "lanes L");
     p.lanes = static_cast<unsigned>(t.dimension(1, "L"));
+  }
+  {
+    const Tokens t = next();
+    keyword(t, "sequencing", 2, "sequencing tasks|host");
+    if (t.at(1) != "tasks" && t.at(1) != "host") {
+      t.fail(fmt::format("'{}' is not tasks or host", t.at(1)));
+    }
+    p.sequencing = t.at(1) == "tasks" ? Sequencing::kTasks : Sequencing::kHost;
   }
   {
     const Tokens t = next();
@@ -298,6 +318,37 @@ Program parse_program(const std::string& text) {
     }
     p.steps.push_back(std::move(s));
   }
+  {
+    const Tokens t = next();
+    keyword(t, "memory", 2, "memory WORDS");
+    const uint64_t words = t.number(1, "words", uint64_t{1} << 32);
+    while (p.memory.size() < words) {
+      const Tokens w = next();
+      const size_t n = std::min<uint64_t>(8, words - p.memory.size());
+      if (w.size() == 0 || w.keyword() != "words" || w.size() != n + 1) {
+        w.fail(fmt::format("expected 'words' and {} hex words", n));
+      }
+      for (size_t k = 1; k <= n; ++k) {
+        const std::string& h = w.at(k);
+        uint32_t v = 0;
+        const auto r = std::from_chars(h.data(), h.data() + h.size(), v, 16);
+        if (h.empty() || h.size() > 8 || r.ec != std::errc{} || r.ptr != h.data() + h.size()) {
+          w.fail(fmt::format("'{}' is not a hex word", h));
+        }
+        p.memory.push_back(v);
+      }
+    }
+  }
+  {
+    const Tokens t = next();
+    keyword(t, "descriptors", 2, "descriptors COUNT");
+    const uint64_t n = t.number(1, "count", p.layers.size());
+    for (uint64_t i = 0; i < n; ++i) {
+      const Tokens d = next();
+      keyword(d, "descriptor", 2, "descriptor WORD");
+      p.descriptors.push_back(d.number(1, "word", p.memory.size()));
+    }
+  }
   const Tokens end = next();
   if (end.size() != 1 || end.keyword() != "end") end.fail("expected 'end'");
   for (std::string line; std::getline(in, line);) {
@@ -322,6 +373,7 @@ ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const referen
                                             input.n, input.h, input.w, input.c, t.n, t.h, t.w,
                                             t.c));
   }
+  for (unsigned i = 0; i < p.layers.size(); ++i) of_kind_[p.layers[i].neural ? 0 : 1].push_back(i);
   const size_t bytes = (d.host_data_bits() + 7) / 8;
   const auto words = tensor_words(input, d.lanes());
   input_steps_.reserve(words.size());
@@ -369,7 +421,13 @@ bool ProgramDriver::waiting() const {
 }
 
 void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool stalled) {
-  finished_.reset();
+  finished_.clear();
+  if (p_.sequencing == Sequencing::kTasks) {
+    if (out.seq_done && seq_done_ < of_kind_[0].size()) finished_.push_back(of_kind_[0][seq_done_]);
+    if (out.planar_done && planar_done_ < of_kind_[1].size()) {
+      finished_.push_back(of_kind_[1][planar_done_]);
+    }
+  }
   seq_done_ += out.seq_done ? 1 : 0;
   planar_done_ += out.planar_done ? 1 : 0;
   const ProgramStep* s = current();
@@ -396,11 +454,22 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool sta
       next = planar_done_ >= s->count;
       break;
     case ProgramStep::Kind::kLayerDone:
-      finished_ = s->layer;
+      finished_.push_back(s->layer);
       next = true;
       break;
   }
   if (next) ++next_;
+  // Waits already satisfied pass in the same cycle (kTasks ends on two of them).
+  while (next && current() != nullptr) {
+    const ProgramStep* w = current();
+    if (w->kind == ProgramStep::Kind::kWaitSeqDone && seq_done_ >= w->count) {
+      ++next_;
+    } else if (w->kind == ProgramStep::Kind::kWaitPlanarDone && planar_done_ >= w->count) {
+      ++next_;
+    } else {
+      break;
+    }
+  }
 }
 
 reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t) {
@@ -414,6 +483,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
                        uint64_t max_cycles) {
   ProgramDriver driver(d, p, input);
   NpuModel model(d);
+  SystemMemory memory(p.memory, MemoryTiming{});
   ProgramRun run;
   run.layers.resize(p.layers.size());
   run.finished_at.assign(p.layers.size(), 0);
@@ -425,14 +495,18 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
                       finished, p.layers.size()));
     }
     const NpuInputs in = driver.inputs();
-    const NpuOutputs out = model.outputs(in);
-    driver.observe(in, out);
-    if (const auto layer = driver.layer_finished()) {
-      run.layers.at(*layer) = read_program_tensor(model, p.layers.at(*layer).out);
-      run.finished_at.at(*layer) = model.cycle();
+    const uint64_t cycle = model.cycle();
+    NpuInputs with_memory = in;
+    memory.serve(with_memory);
+    const NpuOutputs out = model.outputs(with_memory);
+    driver.observe(with_memory, out);
+    model.tick(with_memory);
+    memory.tick(with_memory, out);
+    for (const unsigned layer : driver.layers_finished()) {  // read after the edge
+      run.layers.at(layer) = read_program_tensor(model, p.layers.at(layer).out);
+      run.finished_at.at(layer) = cycle;
       ++finished;
     }
-    model.tick(in);
   }
   run.cycles = model.cycle();
   return run;

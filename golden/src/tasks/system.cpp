@@ -19,6 +19,12 @@ void TaskMemory::request(uint64_t address, uint64_t cycle, unsigned latency) {
   queue_.push_back(Read{ready, address < words_.size() ? words_[address] : 0U});
 }
 
+bool TaskMemory::offer(bool req, bool ready, uint64_t address, uint64_t cycle, unsigned latency) {
+  if (!req || !ready) return false;
+  request(address, cycle, latency);
+  return true;
+}
+
 bool TaskMemory::response(uint64_t cycle, uint32_t& data) {
   if (queue_.empty() || queue_.front().ready != cycle) return false;
   data = queue_.front().data;
@@ -56,7 +62,8 @@ uint64_t EngineFarm::next_done(uint64_t cycle) const {
   return next;
 }
 
-ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tasks) {
+ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tasks,
+                          const MemoryReady& ready) {
   ScheduleRun run;
   run.timing.resize(tasks.size());
   if (tasks.empty()) return run;
@@ -84,8 +91,9 @@ ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tas
                      tasks_csr::queue_register(0, count ? tasks_csr::kCount : tasks_csr::kHead),
                      count ? static_cast<uint32_t>(tasks.size()) : 0U};
     }
+    in.mem_ready = !ready || ready(cycle);
     const TaskUnitOutputs o = model.outputs(in);
-    if (o.mem_req) memory.request(o.mem_addr, cycle, params.memory_latency);
+    memory.offer(o.mem_req, in.mem_ready, o.mem_addr, cycle, params.memory_latency);
     in.mem_rvalid = memory.response(cycle, in.mem_rdata);
     in.done = engines.done(cycle);
     for (unsigned k = 0; k < kEngineKinds; ++k) {

@@ -72,7 +72,7 @@ bool TaskUnitModel::grant_for(unsigned kind, TaskGrant& g) const {
         s_.seq[e] == s_.next_seq[kind]) {
       if (s_.dep[e] != 0 || s_.conf[e] != 0) return false;
       const TaskConfig& c = s_.entry[e];
-      g = TaskGrant{true, engine, e, c.task_id, c.cycles, c.network_id, c.base_index};
+      g = TaskGrant{true, engine, e, c.task_id, c.cycles, c.network_id, c.base_index, c.desc};
       return true;
     }
   }
@@ -281,10 +281,11 @@ void TaskUnitModel::tick(const TaskUnitInputs& in) {
         s_.fq = TaskConfig{};
         s_.fq.network_id = s_.network_id[sel];
         s_.fq.base_index = s_.base_index[sel];
+        s_.fq.desc = s_.head[sel];
       }
       break;
     case Fetch::kFetch:
-      if (o.mem_req) ++s_.issued;
+      if (o.mem_req && in.mem_ready) ++s_.issued;  // only a taken request is issued
       if (in.mem_rvalid) parse_word(s_, in.mem_rdata);
       break;
     case Fetch::kFull:

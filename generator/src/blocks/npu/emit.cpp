@@ -19,7 +19,7 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   out.top = npu_module;
   // The engines inside, leaves first (rendered again into a scratch map: the same text);
   // a file both list (the common queue) once.
-  for (const char* name : {"sequencer", "planar"}) {
+  for (const char* name : {"sequencer", "planar", "tasks"}) {
     const BlockDesign* inner = elab.find(name);
     if (inner == nullptr) throw std::logic_error(fmt::format("the NPU needs block {}", name));
     util::FileMap scratch;
@@ -36,8 +36,12 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   d.set("npu_module", npu_module);
   d.set("seq_module", seq_module);
   d.set("planar_module", planar_module);
+  d.set("tasks_module", tasks_module);
+  d.set("cmd_module", cmd_module);
+  d.set("fifo_module", emit::fifo_module(elab));
   d.set("lanes", emit::dec(design.lanes()));
-  for (auto& path : emit::render_modules(d, {{npu_module, "npu/npu.sv.mustache"}}, files)) {
+  for (auto& path : emit::render_modules(
+           d, {{cmd_module, "npu/cmd.sv.mustache"}, {npu_module, "npu/npu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }
   out.synthesis_script =

@@ -5,6 +5,7 @@
 #include "blocks/agu/agu.hpp"
 #include "blocks/planar/planar.hpp"
 #include "blocks/sequencer/sequencer.hpp"
+#include "blocks/tasks/tasks.hpp"
 #include "emit/cpp_literal.hpp"
 
 namespace npugen::blocks::npu {
@@ -17,10 +18,14 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
   config::Section s = root.section(
       "npu",
       "NPU top (issue 15, docs/npu.md): the sequencer (the neural engine) and the planar engine "
-      "under one APB port, a host data port and an interrupt; the planar engine reads and "
-      "writes the sequencer's activation buffers A and B. `npugen compile` and `npugen run` "
-      "run networks on it. Absent or disabled: not generated.");
+      "with the task unit in front of them, under one APB port, a host data port, a "
+      "system-memory read port and an interrupt; the planar engine reads and writes the "
+      "sequencer's activation buffers A and B. `npugen compile` and `npugen run` run "
+      "networks on it. Absent or disabled: not generated.");
   s.boolean("enabled", nc.enabled, "Generate the NPU top.");
+  s.integer("reads_in_flight", nc.reads_in_flight, 1, 64,
+            "System-memory reads the top keeps outstanding at most (its queue of owners; the "
+            "memory answers in order).");
   if (!r.describing() && !nc.enabled) {
     s.finish();
     return nc;
@@ -30,12 +35,36 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
   const sequencer::SequencerConfig& seq = sequencer::config_of(c);
   const planar::PlanarConfig& planar = planar::config_of(c);
   const agu::AguConfig& agu = agu::config_of(c);
-  r.rule("npu.enabled needs sequencer.enabled and planar.enabled: the top instantiates both.");
+  const tasks::TasksConfig& tasks = tasks::config_of(c);
+  r.rule(
+      "npu.enabled needs sequencer.enabled, planar.enabled and tasks.enabled: the top "
+      "instantiates all three.");
   if (!r.describing()) {
     if (!seq.enabled)
       r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
     if (!planar.enabled)
       r.error(where, path, "the NPU needs the planar engine: set planar.enabled");
+    if (!tasks.enabled)
+      r.error(where, path, "the NPU needs the task unit as its front end: set tasks.enabled");
+  }
+  r.rule(
+      "With the NPU, tasks.neural_engines and tasks.planar_engines are 1 (the top has one "
+      "engine of each kind) and tasks.buffer_words is planar.act_words (task regions are "
+      "planar-engine addresses: buffer A, then buffer B).");
+  if (!r.describing() && tasks.enabled && planar.enabled) {
+    if (tasks.params.neural_engines != 1 || tasks.params.planar_engines != 1) {
+      r.error(where, path,
+              fmt::format("the NPU has one neural and one planar engine: set "
+                          "tasks.neural_engines and tasks.planar_engines to 1 (they are {} "
+                          "and {})",
+                          tasks.params.neural_engines, tasks.params.planar_engines));
+    }
+    if (tasks.params.buffer_words != planar.params.act_words) {
+      r.error(where, path,
+              fmt::format("the NPU's task regions are planar-engine addresses: set "
+                          "tasks.buffer_words to planar.act_words, {} (it is {})",
+                          planar.params.act_words, tasks.params.buffer_words));
+    }
   }
   r.rule(
       "With the NPU, planar.words_per_cycle is 1 (the planar engine moves a buffer word a "
@@ -65,7 +94,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check"};
-    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "npu", "network"};
+    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "tasks", "npu", "network"};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
@@ -74,18 +103,24 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     const auto seq = sequencer::block().elaborate(c);
     d->design.seq = static_cast<const sequencer::Design&>(*seq).design;
     d->design.planar = planar::config_of(c).params;
+    d->design.tasks = tasks::config_of(c).params;
+    d->design.reads_in_flight = config_of(c).reads_in_flight;
     const std::string& prefix = c.design.module_prefix;
     d->npu_module = fmt::format("{}_{}", prefix, kName);
     d->package = d->npu_module + "_pkg";
     d->seq_module = fmt::format("{}_sequencer", prefix);
     d->planar_module = fmt::format("{}_planar", prefix);
+    d->tasks_module = fmt::format("{}_tasks", prefix);
+    d->cmd_module = fmt::format("{}_npu_cmd", prefix);
     return d;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
     YAML::Node seq = root["sequencer"];
     YAML::Node planar = root["planar"];
+    YAML::Node tasks = root["tasks"];
     const bool can = seq && seq["enabled"].as<bool>(false) && planar &&
-                     planar["enabled"].as<bool>(false) && root["agu"] && root["agu"]["act_words"];
+                     planar["enabled"].as<bool>(false) && root["agu"] && root["agu"]["act_words"] &&
+                     tasks && tasks["enabled"].as<bool>(false);
     if (d.chance(30)) return;  // absent: not generated
     YAML::Node npu(YAML::NodeType::Map);
     DrawnSection s(d, npu);
@@ -94,6 +129,10 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     if (enabled) {
       planar["words_per_cycle"] = 1;
       planar["act_words"] = 2 * root["agu"]["act_words"].as<int64_t>();
+      tasks["neural_engines"] = 1;
+      tasks["planar_engines"] = 1;
+      tasks["buffer_words"] = 2 * root["agu"]["act_words"].as<int64_t>();
+      s.set("reads_in_flight", d.corner(1, 64));
     }
     root["npu"] = npu;
   }
@@ -113,7 +152,8 @@ const NpuConfig& config_of(const config::Config& config) {
 nlohmann::json Design::derived_json() const {
   return {{"host_data_bits", design.host_data_bits()},
           {"host_addr_bits", design.host_addr_bits()},
-          {"modules", {npu_module}}};
+          {"memory_address_bits", design.tasks.memory_address_bits()},
+          {"modules", {npu_module, cmd_module}}};
 }
 
 elab::SvConstants Design::constants() const {
@@ -140,18 +180,34 @@ elab::SvConstants Design::constants() const {
                           "Bits of the sequencer's APB address."),
       SvConstant::integer("PlanarApbBits", golden::planar_csr::register_map(g.planar).addr_bits(),
                           "Bits of the planar engine's APB address."),
+      SvConstant::integer("TasksApbBits", golden::tasks_csr::register_map(g.tasks).addr_bits(),
+                          "Bits of the task unit's APB address."),
+      SvConstant::integer("MemAddrBits", g.tasks.memory_address_bits(),
+                          "Bits of a system-memory word address."),
+      SvConstant::integer("ReadsInFlight", g.reads_in_flight,
+                          "System-memory reads outstanding at most."),
+      SvConstant::integer("DescSequencer", kDescSequencer,
+                          "Descriptor register of the sequencer's register word 0."),
+      SvConstant::integer("DescPlanar", kDescPlanar,
+                          "Descriptor register of the planar engine's register word 0."),
   };
 }
 
 std::vector<std::string> Design::summary() const {
   const golden::NpuDesign& g = design;
   return {fmt::format(
-      "npu {}: {} ({} x {} array) and {} under one APB port; buffers A and B of {} words; host "
-      "port {} data bits, {} address bits",
-      npu_module, seq_module, g.seq.tiles(), g.lanes(), planar_module, g.act_words(),
-      g.host_data_bits(), g.host_addr_bits())};
+      "npu {}: {} ({} x {} array) and {} behind {} ({} task-buffer entries, {} queues) under "
+      "one APB port; buffers A and B of {} words; host port {} data bits, {} address bits; "
+      "system memory {} address bits, {} reads in flight",
+      npu_module, seq_module, g.seq.tiles(), g.lanes(), planar_module, tasks_module,
+      g.tasks.entries, g.tasks.queues, g.act_words(), g.host_data_bits(), g.host_addr_bits(),
+      g.tasks.memory_address_bits(), g.reads_in_flight)};
 }
 
-DesignParams Design::design_params() const { return {{"npugen/golden/npu/params.hpp"}, ""}; }
+DesignParams Design::design_params() const {
+  return {
+      {"npugen/golden/npu/params.hpp"},
+      fmt::format("inline constexpr unsigned kNpuReadsInFlight = {};\n", design.reads_in_flight)};
+}
 
 }  // namespace npugen::blocks::npu

@@ -1,9 +1,11 @@
 // The NPU top (issue 15, docs/npu.md; section `npu`): the sequencer (the neural engine) and
 // the planar engine, which reads and writes the sequencer's activation buffers A and B
-// through its host port, under one APB port (the sequencer's and the planar engine's
-// registers and the top's own), one host data port and an interrupt. Both blocks are
+// through its host port, the task unit in front of them (descriptors in system memory,
+// replayed into the engines' registers by two command processors), under one APB port,
+// one host data port, a system-memory read port and an interrupt. The three blocks are
 // enabled in the same configuration and generated as they are; the top adds the host-port
-// arbiter, the APB decoder and its own registers.
+// arbiter, the command processors, the system-memory arbiter, the APB decoder and its own
+// registers.
 #pragma once
 
 #include <string>
@@ -19,6 +21,7 @@ const Block& block();
 /// The `npu` section.
 struct NpuConfig {
   bool enabled = false;
+  unsigned reads_in_flight = 8;  ///< system-memory reads outstanding at most
 };
 const NpuConfig& config_of(const config::Config& config);
 
@@ -29,6 +32,8 @@ class Design : public BlockDesign {
   std::string npu_module;                 ///< the top
   std::string package;                    ///< its package
   std::string seq_module, planar_module;  ///< the engines inside
+  std::string tasks_module;               ///< the task unit (the front end)
+  std::string cmd_module;                 ///< a command processor (one per engine)
 
   [[nodiscard]] elab::SvConstants constants() const;
 

@@ -153,6 +153,8 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("RegionOutWords", L::kOutWords, "Region field: output's words."),
       SvConstant::integer("CfgOpLsb", L::kOpLsb, "Lowest bit of task_cfg_t.op."),
       SvConstant::integer("CfgRegionLsb", L::kRegionsLsb, "Lowest bit of task_cfg_t.region."),
+      SvConstant::integer("CfgDescLsb", layout.desc_lsb(),
+                          "Lowest bit of task_cfg_t.desc (the descriptor's word address)."),
       SvConstant::integer("CfgWidth", layout.width(),
                           "Bits of a parsed task (task_cfg_t, golden::TaskConfigLayout)."),
       SvConstant::integer("DescWordsBits", 16,

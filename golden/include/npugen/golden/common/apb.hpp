@@ -27,6 +27,7 @@ struct ApbRequest {
   [[nodiscard]] bool access() const { return psel && penable; }
   [[nodiscard]] bool write() const { return access() && pwrite; }
   [[nodiscard]] bool read() const { return access() && !pwrite; }
+  bool operator==(const ApbRequest&) const = default;
 };
 
 /// The completer's side in that cycle.
@@ -48,8 +49,7 @@ inline std::optional<regmap::RegisterAt> apb_target(const regmap::RegisterMap& m
 /// The response to `r`; `read(reg)` is the value of the register decoded (called only for
 /// a read of a register that exists).
 template <typename ReadRegister>
-ApbResponse apb_response(const regmap::RegisterMap& map, const ApbRequest& r,
-                         ReadRegister&& read) {
+ApbResponse apb_response(const regmap::RegisterMap& map, const ApbRequest& r, ReadRegister&& read) {
   ApbResponse out;
   if (!r.access()) return out;
   const auto target = map.decode(r.paddr);

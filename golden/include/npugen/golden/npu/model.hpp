@@ -22,22 +22,41 @@
 // engine with no readies to learn its requests, arbitrates, evaluates the sequencer, then the
 // planar engine again with its readies and responses.
 //
+// The front end: the task unit (golden TaskUnitModel) fetches descriptors from system memory;
+// its grants start the command processors (CommandModel, one for the sequencer with the
+// descriptor registers from npu_csr::kDescSequencer, one for the planar engine from
+// kDescPlanar), which read a granted task's descriptor again and write its registers into
+// the engine's APB port; their done goes to the task unit as the engine's. Each cycle the
+// system-memory read port offers the request of the neural command processor, else the
+// planar one's, else the task unit's, when fewer than reads_in_flight reads are outstanding
+// (a queue of owners, in order: the responses come back in request order); the chosen one's
+// ready is the port's, the others' 0; the port's address is the chosen requester's (0 with
+// none). A response goes to the owner at the head of the queue.
+//
 // Own registers (npu_csr): STATUS.SEQ_DONE is set at an edge where the sequencer's
-// layer_done is 1, PLANAR_DONE where the planar engine's task_done is 1 (a set wins over a
-// write-1-to-clear in the same cycle); irq = (STATUS[1:0] & IRQ_ENABLE[1:0]) != 0;
-// CYCLES counts every cycle the sequencer or the planar engine is busy (writable, a write
-// wins). APB: psel reaches the window paddr selects (paddr[10] = 0 the sequencer with
-// paddr[9:0], else paddr[9] = 0 the planar engine with paddr[8:0], else the own
-// registers with paddr[8:0]); prdata and pslverr come from that window; pready is 1.
+// layer_done is 1, PLANAR_DONE where the planar engine's task_done is 1, TASKS_DONE where
+// the task unit is idle and was not in the cycle before (a set wins over a write-1-to-clear
+// in the same cycle); TASKS_ERR is the task unit's err; irq = (STATUS & IRQ_ENABLE &
+// kIrqSources) != 0; CYCLES counts every cycle BUSY is 1 (writable, a write wins). APB:
+// psel reaches the window paddr selects (paddr[11] = 1 the task unit with paddr[10:0],
+// else paddr[10] = 0 the sequencer with paddr[9:0], else paddr[9] = 0 the planar engine
+// with paddr[8:0], else the own registers with paddr[8:0]); prdata and pslverr come from
+// that window; pready is 1, except for an engine's window while its command processor
+// holds the engine's port (then pready, prdata and pslverr are 0 and the engine sees the
+// processor's transfer instead).
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <optional>
 #include <vector>
 
 #include "npugen/golden/common/apb.hpp"
+#include "npugen/golden/npu/command.hpp"
 #include "npugen/golden/npu/params.hpp"
 #include "npugen/golden/planar/model.hpp"
 #include "npugen/golden/sequencer/model.hpp"
+#include "npugen/golden/tasks/unit_model.hpp"
 
 namespace npugen::golden {
 
@@ -52,6 +71,9 @@ struct HostRequest {
 struct NpuInputs {
   ApbRequest apb;  ///< paddr: npu_csr::kAddrBits bits
   HostRequest host;
+  bool sys_req_ready = false;  ///< system memory takes the read request at the edge
+  bool sys_rsp_valid = false;  ///< the data of the oldest outstanding read
+  uint32_t sys_rsp_data = 0;
 };
 
 /// A planar write into a buffer, as the observation port shows it.
@@ -68,13 +90,19 @@ struct NpuOutputs {
   bool host_rsp_valid = false;
   std::vector<uint8_t> host_rdata;  ///< host_data_bits bytes (the sequencer's data, 0 above)
   bool irq = false;
-  bool busy = false;         ///< the sequencer or the planar engine is busy
-  bool seq_done = false;     ///< the sequencer's layer_done
-  bool planar_done = false;  ///< the planar engine's task_done
-  bool cfg_err = false;      ///< either engine's CFG_ERR
-  bool step = false;         ///< observation: the array takes a step
-  BufferWrite seq_write;     ///< observation: the sequencer's buffer write
-  PlanarWrite planar_write;  ///< observation: the planar engine's buffer write
+  bool busy = false;              ///< an engine, a command processor or the task unit is busy
+  bool seq_done = false;          ///< the sequencer's layer_done
+  bool planar_done = false;       ///< the planar engine's task_done
+  bool cfg_err = false;           ///< either engine's CFG_ERR
+  bool step = false;              ///< observation: the array takes a step
+  BufferWrite seq_write;          ///< observation: the sequencer's buffer write
+  PlanarWrite planar_write;       ///< observation: the planar engine's buffer write
+  bool sys_req_valid = false;     ///< a system-memory read is offered
+  uint64_t sys_req_addr = 0;      ///< its word address (0 with no requester)
+  bool tasks_idle = true;         ///< the task unit's idle
+  bool tasks_err = false;         ///< the task unit's err (STATUS.TASKS_ERR)
+  bool neural_task_done = false;  ///< the neural command processor's done (a task's end)
+  bool planar_task_done = false;  ///< the planar command processor's done
 };
 
 class NpuModel {
@@ -87,6 +115,11 @@ class NpuModel {
   [[nodiscard]] const NpuDesign& design() const { return d_; }
   [[nodiscard]] const SequencerModel& sequencer() const { return seq_; }
   [[nodiscard]] const PlanarModel& planar() const { return planar_; }
+  [[nodiscard]] const TaskUnitModel& tasks() const { return tasks_; }
+  /// Command processor k (0 neural, 1 planar).
+  [[nodiscard]] const CommandModel& command(unsigned k) const { return cmd_[k]; }
+  /// System-memory reads outstanding.
+  [[nodiscard]] size_t reads_outstanding() const { return reads_.size(); }
   /// The top's own registers (npu_csr::register_map).
   [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
   /// Buffer b's word (L bytes), as the sequencer's model holds it.
@@ -103,6 +136,9 @@ class NpuModel {
     SequencerOutputs seq_out;
     PlanarOutputs planar_out;
     Owner read_owner = Owner::kNone;  ///< a read taken at this edge: whose
+    TaskUnitInputs tasks_in;
+    CommandInputs cmd_in[2];
+    std::optional<MemRequester> sys_taken;  ///< a system-memory read taken at this edge
     NpuOutputs out;
   };
   [[nodiscard]] Cycle decide(const NpuInputs& in) const;
@@ -111,8 +147,12 @@ class NpuModel {
   regmap::RegisterMap map_;
   SequencerModel seq_;
   PlanarModel planar_;
-  Owner owner_ = Owner::kNone;  ///< whose read the sequencer answers this cycle
+  TaskUnitModel tasks_;
+  CommandModel cmd_[2];             ///< neural, planar
+  std::deque<MemRequester> reads_;  ///< owners of the outstanding system-memory reads
+  Owner owner_ = Owner::kNone;      ///< whose read the sequencer answers this cycle
   uint32_t status_ = 0, irq_enable_ = 0, cycles_ = 0;
+  bool idle_before_ = true;  ///< the task unit's idle in the cycle before
   uint64_t cycle_ = 0;
 };
 

@@ -12,12 +12,15 @@
 #include "npugen/golden/common/regmap.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/params.hpp"
+#include "npugen/golden/tasks/params.hpp"
 
 namespace npugen::golden {
 
 struct NpuDesign {
   SequencerDesign seq;  ///< the neural engine and what it instantiates
   PlanarParams planar;  ///< the planar engine: lanes = L, words = 1, act_words = 2 x buffer
+  TaskParams tasks;     ///< the front end: one engine of each kind, buffer_words = planar's
+  unsigned reads_in_flight = 8;  ///< system-memory reads outstanding at most (npu section)
 
   [[nodiscard]] unsigned lanes() const { return seq.lanes(); }
   /// Words of each activation buffer; the planar engine's addresses: buffer A at
@@ -56,20 +59,35 @@ constexpr unsigned gain_shift_lsb(unsigned lanes, unsigned l) {
   return lanes * 64 + l * PlanarParams::kShiftBits;
 }
 
+/// Requesters of the top's system-memory read port, in priority order.
+enum class MemRequester : uint8_t { kNeuralCommand = 0, kPlanarCommand = 1, kTaskUnit = 2 };
+inline constexpr unsigned kMemRequesters = 3;
+
 namespace npu_csr {
 /// APB windows: the sequencer's whole port (its own three windows inside), the planar
-/// engine's, and the top's own registers.
-inline constexpr unsigned kAddrBits = 11;
+/// engine's, the top's own registers and the task unit's.
+inline constexpr unsigned kAddrBits = 12;
 inline constexpr uint32_t kSequencerWindow = 0x000;  ///< 0x400 bytes
 inline constexpr uint32_t kPlanarWindow = 0x400;     ///< 0x200 bytes
 inline constexpr uint32_t kOwnWindow = 0x600;        ///< 0x200 bytes
+inline constexpr uint32_t kTasksWindow = 0x800;      ///< 0x800 bytes
+/// Descriptor register addresses (docs/tasks.md) that program the engines: register word
+/// i of the sequencer's APB port is descriptor register kDescSequencer + i, of the planar
+/// engine's kDescPlanar + i. The command processors replay them.
+inline constexpr uint32_t kDescSequencer = 0x100;  ///< 256 words (the 0x400-byte port)
+inline constexpr uint32_t kDescPlanar = 0x200;     ///< up to 128 words (0x200 bytes)
 // Own registers, offsets inside kOwnWindow.
 inline constexpr uint32_t kStatus = 0x00;
 inline constexpr uint32_t kIrqEnable = 0x04;
 inline constexpr uint32_t kInfo = 0x08;
 inline constexpr uint32_t kCycles = 0x0c;
-/// STATUS: SEQ_DONE and PLANAR_DONE sticky (write 1 to clear), CFG_ERR and BUSY read only.
+/// STATUS: SEQ_DONE, PLANAR_DONE and TASKS_DONE sticky (write 1 to clear), CFG_ERR, BUSY and
+/// TASKS_ERR read only. IRQ_ENABLE has the same bits for the interrupt's sources.
 inline constexpr unsigned kSeqDoneBit = 0, kPlanarDoneBit = 1, kCfgErrBit = 2, kBusyBit = 3;
+inline constexpr unsigned kTasksDoneBit = 4, kTasksErrBit = 5;
+/// The STATUS bits that raise the interrupt under IRQ_ENABLE.
+inline constexpr uint32_t kIrqSources =
+    (1U << kSeqDoneBit) | (1U << kPlanarDoneBit) | (1U << kTasksDoneBit) | (1U << kTasksErrBit);
 /// INFO: L, and log2 of the words of a buffer rounded up.
 inline constexpr unsigned kInfoLanesLsb = 0, kInfoActBitsLsb = 8;
 

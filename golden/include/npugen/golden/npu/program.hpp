@@ -13,9 +13,18 @@
 // space is freed after its last reader (list order); the network's output is kept.
 // Weight rows and post parameter groups are laid out layer after layer from row and group 0;
 // the planar gain table is written before each gain_bias layer (one layer's channels at
-// most). Layers run one after the other: the host programs a layer and waits for its
-// engine's completion before programming the next (phase 1: the task unit will overlap
-// them).
+// most).
+//
+// Two ways to sequence the layers (Sequencing):
+// - kTasks (the default): the task unit runs them. The program holds a system-memory image
+//   with one descriptor a layer (its operation, input and output regions in planar-engine
+//   addresses, and the engine's register writes at npu_csr::kDescSequencer or kDescPlanar);
+//   the host writes every weight row, parameter group and gain row, then queues the list
+//   (QUEUE[0].HEAD and COUNT) and waits for both engines' completions. Neural and planar
+//   layers overlap where the task buffer finds no dependency or conflict. One gain_bias
+//   layer at most (the gain table holds one layer's gains and is written first).
+// - kHost: the host programs a layer's register group over APB and waits for its engine's
+//   completion before the next layer (the phase-1 flow; a comparison for the task unit).
 #pragma once
 
 #include <cstdint>
@@ -73,11 +82,19 @@ struct ProgramLayer {
   bool operator==(const ProgramLayer&) const = default;
 };
 
+enum class Sequencing : uint8_t {
+  kTasks,  ///< descriptors in system memory; the task unit runs the layers
+  kHost,   ///< the host programs each layer and waits for it
+};
+
 struct Program {
-  unsigned lanes = 8;   ///< L of the design it was compiled for
+  unsigned lanes = 8;  ///< L of the design it was compiled for
+  Sequencing sequencing = Sequencing::kTasks;
   ProgramTensor input;  ///< where the host writes the input (before the steps)
   std::vector<ProgramLayer> layers;
   std::vector<ProgramStep> steps;
+  std::vector<uint32_t> memory;       ///< the system-memory image from word 0 (kTasks: descriptors)
+  std::vector<uint64_t> descriptors;  ///< kTasks: the first word of each layer's descriptor
   bool operator==(const Program&) const = default;
 };
 
@@ -91,7 +108,8 @@ struct CompileError : std::runtime_error {
 };
 
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
-Program compile_network(const NpuDesign& d, const net::Network& network, int batch);
+Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
+                        Sequencing sequencing = Sequencing::kTasks);
 
 /// A program as text (deterministic; one step a line) and back; parse_program throws
 /// std::runtime_error naming the line of a malformed text.
@@ -114,8 +132,10 @@ class ProgramDriver {
   [[nodiscard]] bool waiting() const;
   /// Every step done.
   [[nodiscard]] bool done() const;
-  /// Layers whose kLayerDone marker was passed at the last observe() (at most one).
-  [[nodiscard]] std::optional<unsigned> layer_finished() const { return finished_; }
+  /// Layers that finished at the last observe(): kHost, the layer whose kLayerDone marker
+  /// passed; kTasks, the layer whose engine completed (its last write lands at that
+  /// cycle's edge: read its tensor after the edge).
+  [[nodiscard]] const std::vector<unsigned>& layers_finished() const { return finished_; }
 
  private:
   const NpuDesign& d_;
@@ -124,7 +144,8 @@ class ProgramDriver {
   size_t next_ = 0;                       ///< index over input_steps_ then p_.steps
   bool apb_access_ = false;               ///< the APB write is in its access phase
   uint64_t seq_done_ = 0, planar_done_ = 0;
-  std::optional<unsigned> finished_;
+  std::vector<unsigned> finished_;
+  std::vector<unsigned> of_kind_[2];  ///< kTasks: the neural layers in order, the planar ones
   [[nodiscard]] const ProgramStep* current() const;
 };
 

@@ -107,8 +107,9 @@ regmap::RegisterMap register_map(const TaskParams& p);
 
 /// Layout of a parsed task's configuration word, as the configuration queue and the task
 /// buffer hold it (the RTL's task_cfg_t): task id, network id, base index, operation, the
-/// six region fields (in0 base, in0 words, in1 base, in1 words, out base, out words) and
-/// the work cycles, from bit 0 up.
+/// six region fields (in0 base, in0 words, in1 base, in1 words, out base, out words), the
+/// work cycles and the descriptor's word address (its queue's HEAD when its fetch started),
+/// from bit 0 up.
 struct TaskConfigLayout {
   static constexpr unsigned kTaskIdLsb = 0, kTaskIdBits = 16;
   static constexpr unsigned kNetworkIdLsb = 16, kNetworkIdBits = 8;
@@ -119,15 +120,17 @@ struct TaskConfigLayout {
   enum Region : unsigned { kIn0Base, kIn0Words, kIn1Base, kIn1Words, kOutBase, kOutWords };
   unsigned region_bits = 0;
   unsigned cycle_bits = 0;
+  unsigned desc_bits = 0;  ///< a descriptor-memory word address
 
   static constexpr TaskConfigLayout of(const TaskParams& p) {
-    return TaskConfigLayout{p.region_bits(), p.cycle_bits};
+    return TaskConfigLayout{p.region_bits(), p.cycle_bits, p.memory_address_bits()};
   }
   [[nodiscard]] constexpr unsigned region_lsb(unsigned r) const {
     return kRegionsLsb + r * region_bits;
   }
   [[nodiscard]] constexpr unsigned cycles_lsb() const { return region_lsb(kRegions); }
-  [[nodiscard]] constexpr unsigned width() const { return cycles_lsb() + cycle_bits; }
+  [[nodiscard]] constexpr unsigned desc_lsb() const { return cycles_lsb() + cycle_bits; }
+  [[nodiscard]] constexpr unsigned width() const { return desc_lsb() + desc_bits; }
 };
 
 /// Descriptor layout (32-bit words). Header: 4 words; then groups of one group word

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "npugen/golden/tasks/list.hpp"
@@ -14,16 +15,21 @@
 
 namespace npugen::golden {
 
-/// Descriptor memory: a read requested in cycle t returns its word in cycle
-/// max(t + latency, previous return + 1), so reads return in order. Reads outside the
-/// memory return 0.
+/// Descriptor memory: a read request taken in cycle t returns its word in cycle
+/// max(t + latency, previous return + 1), so reads return in order. A request is taken
+/// when the memory is ready in its cycle (mem_req && mem_ready); one not taken is offered
+/// again and counts for nothing. Reads outside the memory return 0.
 class TaskMemory {
  public:
   explicit TaskMemory(std::vector<uint32_t> words) : words_(std::move(words)) {}
   [[nodiscard]] uint64_t size() const { return words_.size(); }
   /// Writes a list (or anything) at a word address; it must fit.
   void write(uint64_t at, const std::vector<uint32_t>& data);
+  /// A read taken in `cycle`.
   void request(uint64_t address, uint64_t cycle, unsigned latency);
+  /// A read request offered in `cycle` (`req`) with the memory's `ready`: taken, and then
+  /// read, only when both hold. Returns whether it was taken.
+  bool offer(bool req, bool ready, uint64_t address, uint64_t cycle, unsigned latency);
   /// The read returned in this cycle, if any.
   bool response(uint64_t cycle, uint32_t& data);
   [[nodiscard]] bool pending() const { return !queue_.empty(); }
@@ -69,8 +75,13 @@ struct ScheduleRun {
 inline constexpr uint64_t kProgrammingWrites = 2;
 inline constexpr uint64_t kListEnqueuedCycle = 2 * kProgrammingWrites - 1;
 
-/// Runs a list from queue 0 (HEAD and COUNT written over APB in cycles 0 to 3). Throws
+/// Whether the descriptor memory takes a read request in a cycle (the unit's mem_ready).
+using MemoryReady = std::function<bool(uint64_t cycle)>;
+
+/// Runs a list from queue 0 (HEAD and COUNT written over APB in cycles 0 to 3). `ready`
+/// gives the memory's mem_ready per cycle; none (npugen schedule): always ready. Throws
 /// std::runtime_error if the unit stops making progress or a grant is out of list order.
-ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tasks);
+ScheduleRun run_task_list(const TaskParams& params, const std::vector<Task>& tasks,
+                          const MemoryReady& ready = {});
 
 }  // namespace npugen::golden

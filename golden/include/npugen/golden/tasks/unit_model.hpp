@@ -20,6 +20,7 @@ namespace npugen::golden {
 
 struct TaskUnitInputs {
   ApbRequest apb;           ///< the register port
+  bool mem_ready = true;    ///< the memory takes a read request at this clock edge
   bool mem_rvalid = false;  ///< a read's data (reads are answered in order)
   uint32_t mem_rdata = 0;
   std::array<uint32_t, kEngineKinds> done{};  ///< per kind, one bit per engine (busy ones only)
@@ -34,12 +35,13 @@ struct TaskGrant {
   uint64_t cycles = 0;
   uint32_t network_id = 0;  ///< from the task's queue
   uint32_t base_index = 0;  ///< from the task's queue
+  uint64_t desc = 0;        ///< word address of the task's descriptor (the fetch's base)
   bool operator==(const TaskGrant&) const = default;
 };
 
 /// The unit's outputs. Fields of a grant that is not valid are zero, as on the ports.
 struct TaskUnitOutputs {
-  bool mem_req = false;
+  bool mem_req = false;   ///< a read request, taken at the edge if mem_ready (else offered again)
   uint64_t mem_addr = 0;  ///< the fetch's next address, also between fetches
   std::array<TaskGrant, kEngineKinds> grant{};
   bool commit = false;       ///< a descriptor moved from the fetch queue to the config queue
@@ -58,6 +60,7 @@ struct TaskConfig {
   uint32_t op = 0;
   std::array<uint64_t, 6> region{};  ///< in0 base, in0 words, in1 base, in1 words, out base, words
   uint64_t cycles = 0;
+  uint64_t desc = 0;  ///< word address of its descriptor (its queue's HEAD when the fetch started)
   /// Engine kind as an index (operation codes 6 and 7, which no encoder writes, are planar).
   [[nodiscard]] unsigned kind() const {
     return static_cast<unsigned>(engine_of(static_cast<TaskOp>(op)));
@@ -95,7 +98,7 @@ class TaskUnitModel {
     Fetch fetch = Fetch::kIdle;
     unsigned fq_queue = 0;
     uint64_t fetch_base = 0;
-    uint32_t issued = 0, received = 0, total = 0;
+    uint32_t issued = 0, received = 0, total = 0;  ///< issued: reads taken by the memory
     bool total_known = false;
     uint32_t group_left = 0, reg_addr = 0;
     bool task_switch = true;

@@ -1,0 +1,87 @@
+// Cycle-exact model of the NPU top's command processor (`<prefix>_npu_cmd`, docs/npu.md):
+// the piece that lets the task unit drive an engine. When the task unit grants a task to
+// the engine (start, with the task's descriptor address), it reads the descriptor again
+// from system memory, one word at a time, and replays the register writes whose register
+// address falls in the engine's window [window_lo, window_lo + window_words) onto the
+// engine's APB port (register r goes to byte address (r - window_lo) x 4; a setup and an
+// access phase each); the other registers (the task unit's own: operation, regions,
+// cycles) are skipped. After the descriptor's last word it waits for the engine's
+// completion and passes it on to the task unit as the task's done. A descriptor that
+// writes nothing into the window is done at once (a corrupt one never hangs the unit), and
+// a completion the engine signals while the descriptor is still being replayed (its CTRL
+// written early) is remembered.
+//
+// Descriptor words as the task unit reads them (docs/tasks.md): word 1's [15:0] is the
+// length (below the 4 header words it counts as 4); from word 4, a group word ([15:0]
+// first register, [23:16] count) and that many data words, and so on.
+//
+// Reads run ahead: from the cycle after start, while it is not Idle or Run, it requests the
+// next word whenever fewer than kPrefetch words are requested and not yet processed and
+// words remain (the length is 4 until word 1 is processed); the words arriving queue up.
+// Timing: start in cycle t (Idle) -> Fetch: a queued word is processed each cycle; a data
+// word in the window goes to Setup and Access (the write takes effect at the edge ending
+// Access; Access also processes the next queued word, so queued writes take two cycles
+// each) and back to Fetch, or to Run after the descriptor's last word -> done in the
+// cycle the engine's completion arrives (or the first Run cycle when it already did, or
+// nothing was written) -> Idle.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+
+#include "npugen/golden/common/apb.hpp"
+
+namespace npugen::golden {
+
+struct CommandParams {
+  unsigned mem_addr_bits = 16;  ///< bits of a system-memory word address
+  uint32_t window_lo = 0x100;   ///< the descriptor register address of the engine's word 0
+  uint32_t window_words = 256;  ///< registers (words) of the engine's APB port
+};
+
+struct CommandInputs {
+  bool start = false;  ///< the task unit grants a task to the engine
+  uint64_t desc = 0;   ///< its descriptor's word address
+  bool mem_ready = false;
+  bool mem_rvalid = false;  ///< the data of this processor's read
+  uint32_t mem_rdata = 0;
+  bool engine_done = false;  ///< the engine's completion
+};
+
+struct CommandOutputs {
+  bool mem_req = false;
+  uint64_t mem_addr = 0;
+  ApbRequest apb;      ///< the engine's register port while `holds` (else idle)
+  bool holds = false;  ///< Setup or Access: the engine's port is this processor's
+  bool done = false;   ///< the task is done (to the task unit)
+  bool busy = false;   ///< not Idle
+  bool operator==(const CommandOutputs&) const = default;
+};
+
+class CommandModel {
+ public:
+  enum class State : uint8_t { kIdle, kFetch, kSetup, kAccess, kRun };
+  static constexpr unsigned kPrefetch = 4;  ///< words requested and not processed, at most
+
+  explicit CommandModel(const CommandParams& p) : p_(p) {}
+  [[nodiscard]] CommandOutputs outputs(const CommandInputs& in) const;
+  void tick(const CommandInputs& in);
+  [[nodiscard]] State state() const { return state_; }
+
+ private:
+  void process();  ///< the oldest queued word
+  CommandParams p_;
+  State state_ = State::kIdle;
+  uint64_t base_ = 0;
+  uint32_t issued_ = 0;         ///< words requested
+  uint32_t index_ = 0;          ///< words processed
+  std::deque<uint32_t> words_;  ///< words arrived, not processed
+  uint32_t length_ = 4;         ///< the descriptor's words (4 until word 1 arrives)
+  uint32_t left_ = 0;           ///< data words left in the group
+  uint32_t reg_ = 0;            ///< the register the next data word writes
+  uint32_t paddr_ = 0, pwdata_ = 0;
+  bool wrote_ = false;     ///< a register of the window was written
+  bool finished_ = false;  ///< the engine completed before Run
+};
+
+}  // namespace npugen::golden
