@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -27,7 +28,9 @@
 #include "common/apb_port.hpp"
 #include "common/cosim.hpp"
 #include "common/port_bits.hpp"
+#include "npu/driver_thread.hpp"
 #include "npu/random_network.hpp"
+#include "npu_driver.hpp"
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
@@ -132,6 +135,25 @@ class NpuBench {
       timing.ready_percent = t() % 3 == 0 ? 100 : 40 + static_cast<unsigned>(t() % 60);
     }
     memory_.emplace(run_.program.memory, timing);
+    // With the task unit, the C driver (sw/<design>_npu_driver.c) makes the register
+    // accesses that start the list and wait for it: the program's steps from the first one
+    // that is not a host write.
+    const Program& p = run_.program;
+    if (p.sequencing == Sequencing::kTasks) {
+      c_from_ = 0;
+      while (c_from_ < p.steps.size() && p.steps[c_from_].kind == ProgramStep::Kind::kHostWrite) {
+        ++c_from_;
+      }
+      const auto count = static_cast<uint32_t>(p.layers.size());
+      c_driver_ = std::make_unique<npugen::tb::DriverThread>([count](npugen::tb::DriverThread& t) {
+        namespace drv = npugen::design::npu_driver;
+        const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
+                              &npugen::tb::DriverThread::read32,
+                              &npugen::tb::DriverThread::wait_irq};
+        const int started = drv::start(&hal, 0, 0, count);
+        return started != drv::kOk ? started : drv::wait(&hal);
+      });
+    }
   }
 
   void drive_reset(Vdut& dut, std::mt19937_64& junk) {
@@ -158,6 +180,8 @@ class NpuBench {
     cycle_ = cycle;
     in_ = driver_->inputs();
     stalled_ = false;
+    c_step_ = driver_->step_index();
+    if (c_driver_ && c_step_ && *c_step_ >= c_from_) take_c_request();
     // The bench's own traffic, while the driver waits for a completion (check mode): APB
     // reads anywhere (gaps included), writes to the top's own registers (IRQ_ENABLE, a
     // write-1-to-clear of STATUS racing completions, CYCLES), host reads of every memory
@@ -217,6 +241,11 @@ class NpuBench {
   }
 
   void tick() {
+    // The C driver's access is complete when the program's step is: the driver runs on.
+    if (c_driver_ && c_step_ && *c_step_ >= c_from_ && driver_->step_index() != c_step_) {
+      c_driver_->complete(driver_->last_read());
+      ++c_accesses_;
+    }
     golden_.tick(in_);
     memory_->tick(in_, want_);
     for (const unsigned layer : pending_layers_) finish_layer(layer);
@@ -224,6 +253,18 @@ class NpuBench {
   }
 
   void finish(Checker& check, npugen::tb::RunSummary& s) {
+    if (c_driver_ && driver_->done()) {
+      const auto& r = c_driver_->request();
+      if (r.kind != npugen::tb::DriverThread::Kind::kDone) {
+        failures_.push_back(
+            fmt::format("the C driver made an access the program does not have: "
+                        "{} 0x{:03x}",
+                        kind_name(r.kind), r.addr));
+      } else if (c_driver_->result() != npugen::design::npu_driver::kOk) {
+        failures_.push_back(fmt::format("the C driver returned {} (STATUS read 0x{:08x})",
+                                        c_driver_->result(), driver_->last_read()));
+      }
+    }
     for (auto& f : failures_) check.fail(f);
     if (out_of_cycles_) {
       check.fail(fmt::format("the network did not finish in {} cycles ({} of {} layers done)",
@@ -244,6 +285,7 @@ class NpuBench {
     const bool tasks = p.sequencing == Sequencing::kTasks;
     s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
     if (tasks) {
+      s.goal("register accesses made by the C driver", c_accesses_, true);
       s.goal("system-memory reads", sys_reads_, true);
       s.goal("system-memory requests that waited", sys_waits_, false);
     }
@@ -297,23 +339,59 @@ class NpuBench {
     }
   }
 
+  static const char* kind_name(npugen::tb::DriverThread::Kind k) {
+    using K = npugen::tb::DriverThread::Kind;
+    return k == K::kWrite ? "write" : k == K::kRead ? "read" : k == K::kWaitIrq ? "wait" : "done";
+  }
+
+  // The C driver's pending access must be the program's step (the headers' offsets, the
+  // sequence): the port carries the driver's address and data.
+  void take_c_request() {
+    using K = npugen::tb::DriverThread::Kind;
+    const ProgramStep& st = *driver_->step();
+    const auto& r = c_driver_->request();
+    const K want = st.kind == ProgramStep::Kind::kApbWrite  ? K::kWrite
+                   : st.kind == ProgramStep::Kind::kApbRead ? K::kRead
+                   : st.kind == ProgramStep::Kind::kWaitIrq ? K::kWaitIrq
+                                                            : K::kDone;
+    const bool apb = want == K::kWrite || want == K::kRead;
+    if (r.kind != want || (apb && r.addr != st.apb_addr) ||
+        (want == K::kWrite && r.data != st.apb_data)) {
+      failures_.push_back(fmt::format(
+          "cycle {}: the C driver's access ({} 0x{:03x} 0x{:08x}) is not the program's step {} "
+          "({} 0x{:03x} 0x{:08x})",
+          cycle_, kind_name(r.kind), r.addr, r.data, *c_step_, kind_name(want), st.apb_addr,
+          st.apb_data));
+      c_driver_.reset();  // the run fails; let the driver's thread go
+      return;
+    }
+    if (apb) {
+      in_.apb.paddr = r.addr;
+      in_.apb.pwdata = r.kind == K::kWrite ? r.data : 0;
+    }
+  }
+
   void start_extra() {
     NpuInputs x;
     extra_access_ = false;
     extra_wait_ = false;
     const uint64_t r = rng_();
     const uint32_t own = npu_csr::kOwnWindow;
+    const bool tasks = run_.program.sequencing == Sequencing::kTasks;
+    constexpr uint32_t kTaskFlags = (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit);
     switch (r % 6) {
       case 0:  // a read anywhere, gaps included
         x.apb.psel = true;
         x.apb.paddr = static_cast<uint32_t>(r >> 8) & 0xffcU;
         break;
-      case 1:
+      case 1:  // with the task unit, the C driver's setting (it waits for that interrupt)
         x.apb = {true, false, true, own + npu_csr::kIrqEnable,
-                 static_cast<uint32_t>(r >> 8) & npu_csr::kIrqSources};
+                 tasks ? kTaskFlags : static_cast<uint32_t>(r >> 8) & npu_csr::kIrqSources};
         break;
-      case 2:
-        x.apb = {true, false, true, own + npu_csr::kStatus, static_cast<uint32_t>(r >> 8) & 0x3fU};
+      case 2:  // with the task unit, TASKS_DONE is the C driver's to clear
+        x.apb = {true, false, true, own + npu_csr::kStatus,
+                 static_cast<uint32_t>(r >> 8) & 0x3fU &
+                     (tasks ? ~(1U << npu_csr::kTasksDoneBit) : ~0U)};
         break;
       case 3:  // CYCLES, or a write to an address with no register
         x.apb = {true, false, true, (r >> 8) % 2 == 0 ? own + npu_csr::kCycles : own + 0x1f0U,
@@ -440,6 +518,10 @@ class NpuBench {
   uint64_t extra_apb_ = 0, host_reads_ = 0, host_waits_ = 0, irq_cycles_ = 0;
   uint64_t sys_reads_ = 0, sys_waits_ = 0, apb_waits_ = 0;
   bool tasks_err_seen_ = false;
+  std::unique_ptr<npugen::tb::DriverThread> c_driver_;  ///< kTasks: the C driver's thread
+  size_t c_from_ = 0;             ///< the program's first step the C driver makes
+  std::optional<size_t> c_step_;  ///< the step of this cycle
+  uint64_t c_accesses_ = 0;
   uint64_t finished_layers_ = 0;
 };
 

@@ -329,17 +329,24 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
     CHECK(t.in[0].words == in.words(d.lanes()));
     CHECK(t.in[1].empty());
   }
-  // The host writes weights and parameters, then queues the list and waits: nothing else.
+  // The host writes weights and parameters, then does what the C driver does: nothing else.
   const auto& st = p.steps;
   size_t k = 0;
   while (k < st.size() && st[k].kind == ProgramStep::Kind::kHostWrite) ++k;
-  REQUIRE(st.size() == k + 4);
-  CHECK(st[k].apb_addr == npu_csr::kTasksWindow + tasks_csr::queue_register(0, tasks_csr::kHead));
-  CHECK(st[k + 1].apb_data == p.layers.size());
-  CHECK(st[k + 2].kind == ProgramStep::Kind::kWaitSeqDone);
-  CHECK(st[k + 2].count == 3);
-  CHECK(st[k + 3].kind == ProgramStep::Kind::kWaitPlanarDone);
-  CHECK(st[k + 3].count == 2);
+  const std::vector<ProgramStep> driver = npu_driver_steps(d, 0, 0, p.layers.size());
+  REQUIRE(st.size() == k + driver.size());
+  CHECK(std::equal(driver.begin(), driver.end(), st.begin() + static_cast<std::ptrdiff_t>(k)));
+  REQUIRE(driver.size() == 7);
+  const uint32_t queue0 = npu_csr::kTasksWindow + tasks_csr::queue_register(0, 0);
+  CHECK(driver[0].kind == ProgramStep::Kind::kApbRead);  // COUNT: the queue is empty
+  CHECK(driver[0].apb_addr == queue0 + tasks_csr::kCount);
+  CHECK(driver[1].apb_addr == npu_csr::kOwnWindow + npu_csr::kIrqEnable);
+  CHECK(driver[2].apb_addr == queue0 + tasks_csr::kHead);
+  CHECK(driver[3].apb_addr == queue0 + tasks_csr::kCount);
+  CHECK(driver[3].apb_data == p.layers.size());
+  CHECK(driver[4].kind == ProgramStep::Kind::kWaitIrq);
+  CHECK(driver[5].kind == ProgramStep::Kind::kApbRead);
+  CHECK(driver[6].apb_data == 1U << npu_csr::kTasksDoneBit);
 
   // Host sequencing has no descriptors.
   const Program h = compile_network(d, n, 2, Sequencing::kHost);

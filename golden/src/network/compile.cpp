@@ -571,26 +571,8 @@ class Compiler {
                                      m.size(), layer_tasks_.size(), tp.memory_words),
                          static_cast<int>(layer_tasks_.size()) - 1);
     }
-    const uint32_t queue = npu_csr::kTasksWindow;
-    ProgramStep s;
-    s.kind = ProgramStep::Kind::kApbWrite;
-    s.apb_addr = queue + tasks_csr::queue_register(0, tasks_csr::kHead);
-    s.apb_data = 0;
-    p_.steps.push_back(s);
-    s.apb_addr = queue + tasks_csr::queue_register(0, tasks_csr::kCount);
-    s.apb_data = static_cast<uint32_t>(layer_tasks_.size());
-    p_.steps.push_back(s);
-    if (neural_ > 0) {
-      ProgramStep w;
-      w.kind = ProgramStep::Kind::kWaitSeqDone;
-      w.count = neural_;
-      p_.steps.push_back(w);
-    }
-    if (planar_ > 0) {
-      ProgramStep w;
-      w.kind = ProgramStep::Kind::kWaitPlanarDone;
-      w.count = planar_;
-      p_.steps.push_back(w);
+    for (ProgramStep& s : npu_driver_steps(d_, 0, 0, layer_tasks_.size())) {
+      p_.steps.push_back(std::move(s));
     }
   }
 

@@ -188,6 +188,12 @@ std::string program_text(const Program& p) {
       case ProgramStep::Kind::kLayerDone:
         out += fmt::format("layer_done {}\n", s.layer);
         break;
+      case ProgramStep::Kind::kApbRead:
+        out += fmt::format("apb_read 0x{:03x}\n", s.apb_addr);
+        break;
+      case ProgramStep::Kind::kWaitIrq:
+        out += "wait_irq\n";
+        break;
     }
   }
   out += fmt::format("memory {}\n", p.memory.size());
@@ -281,7 +287,9 @@ Program parse_program(const std::string& text) {
   }
   for (uint64_t i = 0; i < steps; ++i) {
     const Tokens t = next();
-    if (t.size() == 0) t.fail("expected a step (host, apb, wait_seq, wait_planar, layer_done)");
+    if (t.size() == 0) {
+      t.fail("expected a step (host, apb, apb_read, wait_seq, wait_planar, wait_irq, layer_done)");
+    }
     ProgramStep s;
     const std::string& k = t.keyword();
     if (k == "host") {
@@ -301,6 +309,13 @@ Program parse_program(const std::string& text) {
       s.kind = ProgramStep::Kind::kApbWrite;
       s.apb_addr = static_cast<uint32_t>(t.number(1, "address", 0xffffffffU));
       s.apb_data = static_cast<uint32_t>(t.number(2, "data", 0xffffffffU));
+    } else if (k == "apb_read") {
+      t.expect(2, "apb_read ADDR");
+      s.kind = ProgramStep::Kind::kApbRead;
+      s.apb_addr = static_cast<uint32_t>(t.number(1, "address", 0xffffffffU));
+    } else if (k == "wait_irq") {
+      t.expect(1, "wait_irq");
+      s.kind = ProgramStep::Kind::kWaitIrq;
     } else if (k == "wait_seq" || k == "wait_planar") {
       t.expect(2, k == "wait_seq" ? "wait_seq COUNT" : "wait_planar COUNT");
       s.kind =
@@ -314,7 +329,9 @@ Program parse_program(const std::string& text) {
         t.fail(fmt::format("layer {} is not one of the {} layers", s.layer, p.layers.size()));
       }
     } else {
-      t.fail(fmt::format("'{}' is not a step (host, apb, wait_seq, wait_planar, layer_done)", k));
+      t.fail(fmt::format(
+          "'{}' is not a step (host, apb, apb_read, wait_seq, wait_planar, wait_irq, layer_done)",
+          k));
     }
     p.steps.push_back(std::move(s));
   }
@@ -404,20 +421,22 @@ NpuInputs ProgramDriver::inputs() const {
     in.host.target = s->target;
     in.host.addr = s->addr;
     in.host.data = s->data;
-  } else if (s->kind == ProgramStep::Kind::kApbWrite) {
+  } else if (s->kind == ProgramStep::Kind::kApbWrite || s->kind == ProgramStep::Kind::kApbRead) {
+    const bool write = s->kind == ProgramStep::Kind::kApbWrite;
     in.apb.psel = true;
     in.apb.penable = apb_access_;
-    in.apb.pwrite = true;
+    in.apb.pwrite = write;
     in.apb.paddr = s->apb_addr;
-    in.apb.pwdata = s->apb_data;
+    in.apb.pwdata = write ? s->apb_data : 0;
   }
   return in;
 }
 
 bool ProgramDriver::waiting() const {
   const ProgramStep* s = current();
-  return s != nullptr && (s->kind == ProgramStep::Kind::kWaitSeqDone ||
-                          s->kind == ProgramStep::Kind::kWaitPlanarDone);
+  return s != nullptr &&
+         (s->kind == ProgramStep::Kind::kWaitSeqDone ||
+          s->kind == ProgramStep::Kind::kWaitPlanarDone || s->kind == ProgramStep::Kind::kWaitIrq);
 }
 
 void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool stalled) {
@@ -438,14 +457,19 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool sta
       next = !stalled && in.host.valid && out.host_ready;
       break;
     case ProgramStep::Kind::kApbWrite:
+    case ProgramStep::Kind::kApbRead:
       if (stalled) {
         if (apb_access_) throw std::logic_error("ProgramDriver: stalled in an APB access phase");
       } else if (!apb_access_) {
         apb_access_ = true;
       } else if (out.apb.pready) {
         apb_access_ = false;
+        if (s->kind == ProgramStep::Kind::kApbRead) last_read_ = out.apb.prdata;
         next = true;
       }
+      break;
+    case ProgramStep::Kind::kWaitIrq:
+      next = out.irq;
       break;
     case ProgramStep::Kind::kWaitSeqDone:
       next = seq_done_ >= s->count;
@@ -470,6 +494,39 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool sta
       break;
     }
   }
+}
+
+std::vector<ProgramStep> npu_driver_steps(const NpuDesign& d, unsigned queue, uint64_t head,
+                                          uint64_t count) {
+  (void)d;
+  std::vector<ProgramStep> out;
+  auto write = [&](uint32_t addr, uint32_t data) {
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kApbWrite;
+    s.apb_addr = addr, s.apb_data = data;
+    out.push_back(s);
+  };
+  const uint32_t own = npu_csr::kOwnWindow, tasks = npu_csr::kTasksWindow;
+  const uint32_t flags = (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit);
+  // start: the queue must be empty; the interrupt on the list's end or a malformed
+  // descriptor; the queue.
+  ProgramStep busy;
+  busy.kind = ProgramStep::Kind::kApbRead;
+  busy.apb_addr = tasks + tasks_csr::queue_register(queue, tasks_csr::kCount);
+  out.push_back(busy);
+  write(own + npu_csr::kIrqEnable, flags);
+  write(tasks + tasks_csr::queue_register(queue, tasks_csr::kHead), static_cast<uint32_t>(head));
+  write(tasks + tasks_csr::queue_register(queue, tasks_csr::kCount), static_cast<uint32_t>(count));
+  // wait: the interrupt, STATUS, and TASKS_DONE cleared.
+  ProgramStep w;
+  w.kind = ProgramStep::Kind::kWaitIrq;
+  out.push_back(w);
+  ProgramStep r;
+  r.kind = ProgramStep::Kind::kApbRead;
+  r.apb_addr = own + npu_csr::kStatus;
+  out.push_back(r);
+  write(own + npu_csr::kStatus, 1U << npu_csr::kTasksDoneBit);
+  return out;
 }
 
 reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t) {

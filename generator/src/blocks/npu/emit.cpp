@@ -44,6 +44,21 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
            d, {{cmd_module, "npu/cmd.sv.mustache"}, {npu_module, "npu/npu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }
+  // The C driver (sw/), and its adapter for the co-simulation (sim/).
+  emit::TemplateData c = emit::common_data(elab, "");
+  const std::string& name = elab.config.design.name;
+  c.set("npu", emit::upper_case(name + "_npu"));
+  c.set("tasks", emit::upper_case(name + "_tasks"));
+  c.set("guard", emit::upper_case(name + "_npu_driver_h"));
+  c.set("seq_window", fmt::format("{:03x}", golden::npu_csr::kSequencerWindow));
+  c.set("planar_window", fmt::format("{:03x}", golden::npu_csr::kPlanarWindow));
+  c.set("own_window", fmt::format("{:03x}", golden::npu_csr::kOwnWindow));
+  c.set("tasks_window", fmt::format("{:03x}", golden::npu_csr::kTasksWindow));
+  files[fmt::format("sw/{}_npu_driver.h", name)] = emit::render("sw/npu_driver.h.mustache", c);
+  files[fmt::format("sw/{}_npu_driver.c", name)] = emit::render("sw/npu_driver.c.mustache", c);
+  emit::TemplateData h = emit::common_data(elab, "//");
+  h.set("npu", emit::upper_case(name + "_npu"));
+  files["sim/npu_driver.hpp"] = emit::render("sw/npu_driver.hpp.mustache", h);
   out.synthesis_script =
       emit::synthesis_script(elab, block(), out.top, out.rtl, files, "", "", " -noshare");
   return out;

@@ -19,8 +19,10 @@
 // - kTasks (the default): the task unit runs them. The program holds a system-memory image
 //   with one descriptor a layer (its operation, input and output regions in planar-engine
 //   addresses, and the engine's register writes at npu_csr::kDescSequencer or kDescPlanar);
-//   the host writes every weight row, parameter group and gain row, then queues the list
-//   (QUEUE[0].HEAD and COUNT) and waits for both engines' completions. Neural and planar
+//   the host writes every weight row, parameter group and gain row, then does what the C
+//   driver's start and wait do (sw/<design>_npu_driver.c, npu_driver_steps): enables the
+//   interrupt on TASKS_DONE and TASKS_ERR, queues the list (QUEUE[0].HEAD and COUNT), waits
+//   for the interrupt, reads STATUS and clears TASKS_DONE. Neural and planar
 //   layers overlap where the task buffer finds no dependency or conflict. One gain_bias
 //   layer at most (the gain table holds one layer's gains and is written first).
 // - kHost: the host programs a layer's register group over APB and waits for its engine's
@@ -57,6 +59,8 @@ struct ProgramStep {
     kWaitSeqDone,     ///< wait until `count` sequencer layers have completed since reset
     kWaitPlanarDone,  ///< wait until `count` planar tasks have completed since reset
     kLayerDone,       ///< layer `layer`'s output is complete in its buffer (a marker)
+    kApbRead,         ///< an APB read of apb_addr (setup + access phase)
+    kWaitIrq,         ///< wait until the interrupt is raised
   };
   Kind kind = Kind::kHostWrite;
   HostTarget target = HostTarget::kBufferA;
@@ -132,6 +136,15 @@ class ProgramDriver {
   [[nodiscard]] bool waiting() const;
   /// Every step done.
   [[nodiscard]] bool done() const;
+  /// The step in progress (nullptr when done) and its index in the program's steps (the
+  /// input's writes come first and have none).
+  [[nodiscard]] const ProgramStep* step() const { return current(); }
+  [[nodiscard]] std::optional<size_t> step_index() const {
+    return next_ >= input_steps_.size() ? std::optional<size_t>(next_ - input_steps_.size())
+                                        : std::nullopt;
+  }
+  /// The data of the last APB read completed.
+  [[nodiscard]] uint32_t last_read() const { return last_read_; }
   /// Layers that finished at the last observe(): kHost, the layer whose kLayerDone marker
   /// passed; kTasks, the layer whose engine completed (its last write lands at that
   /// cycle's edge: read its tensor after the edge).
@@ -142,12 +155,20 @@ class ProgramDriver {
   const Program& p_;
   std::vector<ProgramStep> input_steps_;  ///< the input's host writes
   size_t next_ = 0;                       ///< index over input_steps_ then p_.steps
-  bool apb_access_ = false;               ///< the APB write is in its access phase
+  bool apb_access_ = false;               ///< the APB transfer is in its access phase
+  uint32_t last_read_ = 0;
   uint64_t seq_done_ = 0, planar_done_ = 0;
   std::vector<unsigned> finished_;
   std::vector<unsigned> of_kind_[2];  ///< kTasks: the neural layers in order, the planar ones
   [[nodiscard]] const ProgramStep* current() const;
 };
+
+/// The register accesses of the C driver's start (queue `queue`: the list at word `head` of
+/// system memory, `count` tasks) and wait, in order; the driver (sw/<design>_npu_driver.c)
+/// and compile_network both follow this sequence, and the co-simulation checks the driver's
+/// accesses against it.
+std::vector<ProgramStep> npu_driver_steps(const NpuDesign& d, unsigned queue, uint64_t head,
+                                          uint64_t count);
 
 /// A tensor of `t`'s shape read from the model's buffer words.
 reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t);
