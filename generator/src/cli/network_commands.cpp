@@ -56,6 +56,14 @@ net::NetworkFile read_network(const std::string& file) {
   return std::move(*r.file);
 }
 
+void add_sequencing_option(CLI::App& cmd, std::string& value) {
+  cmd.add_option("--sequencing", value,
+                 "tasks: descriptors in system memory (compile: memory.bin), the task unit runs "
+                 "the layers; host: the host programs each layer and waits for it")
+      ->check(CLI::IsMember({"tasks", "host"}))
+      ->capture_default_str();
+}
+
 golden::Sequencing sequencing_of(const std::string& name) {
   return name == "host" ? golden::Sequencing::kHost : golden::Sequencing::kTasks;
 }
@@ -190,12 +198,7 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  compile_cmd
-      ->add_option("--sequencing", c.sequencing,
-                   "tasks: descriptors in system memory, the task unit runs the layers "
-                   "(memory.bin); host: the host programs each layer and waits for it")
-      ->check(CLI::IsMember({"tasks", "host"}))
-      ->capture_default_str();
+  add_sequencing_option(*compile_cmd, c.sequencing);
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
@@ -246,12 +249,7 @@ void add_network_commands(CLI::App& app) {
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
       ->check(CLI::PositiveNumber);
-  run_cmd
-      ->add_option("--sequencing", r.sequencing,
-                   "tasks: the task unit runs the layers from descriptors in system memory; "
-                   "host: the host programs each layer and waits for it")
-      ->check(CLI::IsMember({"tasks", "host"}))
-      ->capture_default_str();
+  add_sequencing_option(*run_cmd, r.sequencing);
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
