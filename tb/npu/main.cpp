@@ -238,6 +238,12 @@ class NpuBench {
           "length word is below the 4 header words)",
           cycle_));
     }
+    // So does a configuration an engine refuses (the compiler writes none).
+    if (want_.cfg_err && !cfg_err_seen_) {
+      cfg_err_seen_ = true;
+      failures_.push_back(fmt::format(
+          "cycle {}: an engine refused the registers it was given (STATUS.CFG_ERR)", cycle_));
+    }
   }
 
   void tick() {
@@ -378,7 +384,8 @@ class NpuBench {
     const uint64_t r = rng_();
     const uint32_t own = npu_csr::kOwnWindow;
     const bool tasks = run_.program.sequencing == Sequencing::kTasks;
-    constexpr uint32_t kTaskFlags = (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit);
+    constexpr uint32_t kTaskFlags = (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit) |
+                                    (1U << npu_csr::kCfgErrBit);
     switch (r % 6) {
       case 0:  // a read anywhere, gaps included
         x.apb.psel = true;
@@ -517,7 +524,7 @@ class NpuBench {
   bool extra_access_ = false, extra_wait_ = false, stalled_ = false;
   uint64_t extra_apb_ = 0, host_reads_ = 0, host_waits_ = 0, irq_cycles_ = 0;
   uint64_t sys_reads_ = 0, sys_waits_ = 0, apb_waits_ = 0;
-  bool tasks_err_seen_ = false;
+  bool tasks_err_seen_ = false, cfg_err_seen_ = false;
   std::unique_ptr<npugen::tb::DriverThread> c_driver_;  ///< kTasks: the C driver's thread
   size_t c_from_ = 0;             ///< the program's first step the C driver makes
   std::optional<size_t> c_step_;  ///< the step of this cycle

@@ -336,17 +336,19 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   const std::vector<ProgramStep> driver = npu_driver_steps(d, 0, 0, p.layers.size());
   REQUIRE(st.size() == k + driver.size());
   CHECK(std::equal(driver.begin(), driver.end(), st.begin() + static_cast<std::ptrdiff_t>(k)));
-  REQUIRE(driver.size() == 7);
+  REQUIRE(driver.size() == 9);
   const uint32_t queue0 = npu_csr::kTasksWindow + tasks_csr::queue_register(0, 0);
   CHECK(driver[0].kind == ProgramStep::Kind::kApbRead);  // COUNT: the queue is empty
   CHECK(driver[0].apb_addr == queue0 + tasks_csr::kCount);
-  CHECK(driver[1].apb_addr == npu_csr::kOwnWindow + npu_csr::kIrqEnable);
-  CHECK(driver[2].apb_addr == queue0 + tasks_csr::kHead);
-  CHECK(driver[3].apb_addr == queue0 + tasks_csr::kCount);
-  CHECK(driver[3].apb_data == p.layers.size());
-  CHECK(driver[4].kind == ProgramStep::Kind::kWaitIrq);
-  CHECK(driver[5].kind == ProgramStep::Kind::kApbRead);
-  CHECK(driver[6].apb_data == 1U << npu_csr::kTasksDoneBit);
+  CHECK(driver[1].apb_addr == npu_csr::kOwnWindow + npu_csr::kStatus);      // an old TASKS_DONE
+  CHECK(driver[2].apb_addr == npu_csr::kTasksWindow + tasks_csr::kStatus);  // an old ERR
+  CHECK(driver[3].apb_addr == npu_csr::kOwnWindow + npu_csr::kIrqEnable);
+  CHECK(driver[4].apb_addr == queue0 + tasks_csr::kHead);
+  CHECK(driver[5].apb_addr == queue0 + tasks_csr::kCount);
+  CHECK(driver[5].apb_data == p.layers.size());
+  CHECK(driver[6].kind == ProgramStep::Kind::kWaitIrq);
+  CHECK(driver[7].kind == ProgramStep::Kind::kApbRead);
+  CHECK(driver[8].apb_data == 1U << npu_csr::kTasksDoneBit);
 
   // Host sequencing has no descriptors.
   const Program h = compile_network(d, n, 2, Sequencing::kHost);

@@ -47,12 +47,15 @@ print(f"digits: {s['total']['cycles_per_image']:.1f} cycles per image, "
 PY
 echo "digits CNN: bit-exact on the RTL, 355 of 360"
 
-# A corrupted descriptor: the task unit's error flag, reported by the run.
+# Corrupted descriptors: a length below the header's (the task unit's error flag), and an
+# engine register the engine refuses (its configuration error); the run reports each.
 work=$design/sim/run-work
 [ -f "$work/network.run" ] || fail "no run file in $work"
-"$python" - "$work/network.run" "$design.corrupt.run" <<'PY' || fail "cannot corrupt the run file"
+corrupt() {  # corrupt LAYER WORD VALUE OUT: descriptor LAYER's word WORD := VALUE (hex)
+  "$python" - "$work/network.run" "$@" <<'PY' || fail "cannot corrupt the run file"
 import sys
-lines = open(sys.argv[1]).read().split("\n")
+path, layer, word, value, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+lines = open(path).read().split("\n")
 first = next(i for i, l in enumerate(lines) if l.startswith("memory "))
 words = []
 for l in lines[first + 1:]:
@@ -61,19 +64,27 @@ for l in lines[first + 1:]:
     words += l.split()[1:]
 offsets = [int(l.split()[1]) for l in lines if l.startswith("descriptor ")]
 assert len(offsets) == 5, offsets
-words[offsets[1] + 1] = "00000002"  # layer pool1's length: 2 words
+words[offsets[layer] + word] = value
 for k in range(0, len(words), 8):
     lines[first + 1 + k // 8] = "words " + " ".join(words[k:k + 8])
-open(sys.argv[2], "w").write("\n".join(lines))
+open(out, "w").write("\n".join(lines))
 PY
-set +e
-"$design/sim/build-npu/sim" --run "$design.corrupt.run" --cycles 100000 > "$design.corrupt.log" 2>&1
-status=$?
-set -e
-[ "$status" -ne 0 ] || fail "the corrupted descriptor went unnoticed"
-grep -q "the task unit flagged a malformed descriptor (STATUS.TASKS_ERR" "$design.corrupt.log" ||
-  fail "the run did not report the task unit's error: $(tail -5 "$design.corrupt.log")"
-echo "a corrupted descriptor: $(grep -m1 -o 'cycle [0-9]*: the task unit flagged[^;]*' "$design.corrupt.log")"
+}
+check_corrupt() {  # check_corrupt RUN_FILE MESSAGE
+  set +e
+  "$design/sim/build-npu/sim" --run "$1" --cycles 100000 > "$1.log" 2>&1
+  local status=$?
+  set -e
+  [ "$status" -ne 0 ] || fail "the corruption in $1 went unnoticed"
+  grep -q "$2" "$1.log" || fail "the run did not report '$2': $(tail -5 "$1.log")"
+  echo "corrupted: $(grep -m1 -o "cycle [0-9]*: $2[^;(]*" "$1.log")"
+}
+corrupt 1 1 00000002 "$design.corrupt.run"  # pool1's length: 2 words
+check_corrupt "$design.corrupt.run" "the task unit flagged a malformed descriptor"
+# conv1's first engine register (after the 4-word header and the 8-word operation and
+# regions group, the engine group's first data word): a shape no engine takes.
+corrupt 0 13 ffffffff "$design.refused.run"
+check_corrupt "$design.refused.run" "an engine refused the registers"
 
 # The host sequences the layers: the same output; the cycles of both, as a ratio.
 "$npugen" run "$config" --network "$net/digits.yaml" --input "$net/test_images.npy" \

@@ -23,7 +23,7 @@ CommandOutputs CommandModel::outputs(const CommandInputs& in) const {
     o.apb.paddr = paddr_;
     o.apb.pwdata = pwdata_;
   }
-  o.done = state_ == State::kRun && (in.engine_done || finished_ || !wrote_);
+  o.done = state_ == State::kRun && (in.engine_done || in.engine_err || finished_ || !wrote_);
   return o;
 }
 
@@ -55,7 +55,9 @@ void CommandModel::process() {
 
 void CommandModel::tick(const CommandInputs& in) {
   const CommandOutputs o = outputs(in);
-  if (in.engine_done && state_ != State::kIdle && state_ != State::kRun) finished_ = true;
+  if ((in.engine_done || in.engine_err) && state_ != State::kIdle && state_ != State::kRun) {
+    finished_ = true;
+  }
   if (o.mem_req && in.mem_ready) ++issued_;
   // A word arriving this cycle is processed from the next (it is queued at this edge).
   const bool arrived = in.mem_rvalid;

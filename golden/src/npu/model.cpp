@@ -30,16 +30,21 @@ std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t bytes) {
 // address bits.
 struct Windows {
   ApbRequest seq, planar, own, tasks;
+  bool none = false;  ///< the address is in the planar window, beyond the engine's registers
 };
 
-Windows route(const ApbRequest& r) {
+// `planar_bits`: the planar engine's APB address bits (its window reaches 2^planar_bits
+// bytes; the RTL decodes the rest to no register).
+Windows route(const ApbRequest& r, unsigned planar_bits) {
   const uint32_t paddr = r.paddr & ((1U << kAddrBits) - 1);
   Windows w;
   w.seq = w.planar = w.own = w.tasks = r;
   const bool to_tasks = ((paddr >> 11) & 1U) != 0;
   const bool to_seq = !to_tasks && ((paddr >> 10) & 1U) == 0;
-  const bool to_planar = !to_tasks && !to_seq && ((paddr >> 9) & 1U) == 0;
-  const bool to_own = !to_tasks && !to_seq && !to_planar;
+  const bool planar_window = !to_tasks && !to_seq && ((paddr >> 9) & 1U) == 0;
+  const bool to_planar = planar_window && (paddr & 0x1ffU) < (1U << planar_bits);
+  w.none = planar_window && !to_planar;
+  const bool to_own = !to_tasks && !to_seq && !planar_window;
   w.seq.psel = r.psel && to_seq;
   w.seq.paddr = paddr & 0x3ffU;
   w.planar.psel = r.psel && to_planar;
@@ -92,6 +97,7 @@ NpuModel::NpuModel(const NpuDesign& design)
       seq_(design.seq),
       planar_(design.planar),
       tasks_(design.tasks),
+      planar_apb_bits_(planar_csr::register_map(design.planar).addr_bits()),
       cmd_{CommandModel(command_params(design, false)),
            CommandModel(command_params(design, true))} {
   tasks_.reset();
@@ -102,7 +108,7 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const unsigned lanes = d_.lanes();
   const size_t mem_bytes = (d_.seq.mem_data_bits() + 7) / 8;
   const size_t host_bytes = (d_.host_data_bits() + 7) / 8;
-  const Windows apb = route(in.apb);
+  const Windows apb = route(in.apb, planar_apb_bits_);
   // The command processors' outputs but `done` depend on their state only.
   const CommandOutputs cmd0[2] = {cmd_[0].outputs({}), cmd_[1].outputs({})};
   c.seq_in.apb = cmd0[0].holds ? cmd0[0].apb : apb.seq;
@@ -235,6 +241,7 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     ci.mem_rvalid = rvalid(static_cast<MemRequester>(k));
     ci.mem_rdata = in.sys_rsp_data;
     ci.engine_done = engine_done[k];
+    ci.engine_err = k == 0 ? c.seq_out.cfg_err : p0.cfg_err;
     task_done[k] = cmd_[k].outputs(ci).done;
     t.done[k] = task_done[k] ? 1U : 0U;
   }
@@ -244,6 +251,8 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const bool busy = c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle;
   if (stalled && in.apb.access()) {
     o.apb = ApbResponse{0, false, false};
+  } else if (apb.none && in.apb.access()) {
+    o.apb = ApbResponse{0, true, true};
   } else if (apb.seq.access()) {
     o.apb = c.seq_out.apb;
   } else if (apb.planar.access()) {
@@ -269,7 +278,8 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   o.host_ready = target >= 4 || (grant == Grant::kHost && ready);
   o.host_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kHost;
   o.host_rdata = resized(c.seq_out.mem_rdata, host_bytes);
-  const uint32_t flags = status_ | (to.err ? 1U << kTasksErrBit : 0);
+  const uint32_t flags = status_ | (to.err ? 1U << kTasksErrBit : 0) |
+                         (c.seq_out.cfg_err || p0.cfg_err ? 1U << kCfgErrBit : 0);
   o.irq = (flags & irq_enable_ & kIrqSources) != 0;
   o.busy = busy;
   o.seq_done = c.seq_out.layer_done;
@@ -308,7 +318,7 @@ void NpuModel::tick(const NpuInputs& in) {
   // wins over the count.
   uint32_t clear = 0;
   bool cycles_written = false;
-  const ApbRequest own = route(in.apb).own;
+  const ApbRequest own = route(in.apb, planar_apb_bits_).own;
   if (const auto t = apb_target(map_, own); t && own.pwrite) {
     switch (t->offset) {
       case kStatus:

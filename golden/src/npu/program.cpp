@@ -483,7 +483,7 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool sta
       break;
   }
   if (next) ++next_;
-  // Waits already satisfied pass in the same cycle (kTasks ends on two of them).
+  // Waits already satisfied pass in the same cycle.
   while (next && current() != nullptr) {
     const ProgramStep* w = current();
     if (w->kind == ProgramStep::Kind::kWaitSeqDone && seq_done_ >= w->count) {
@@ -507,13 +507,17 @@ std::vector<ProgramStep> npu_driver_steps(const NpuDesign& d, unsigned queue, ui
     out.push_back(s);
   };
   const uint32_t own = npu_csr::kOwnWindow, tasks = npu_csr::kTasksWindow;
-  const uint32_t flags = (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit);
-  // start: the queue must be empty; the interrupt on the list's end or a malformed
-  // descriptor; the queue.
+  const uint32_t flags =
+      (1U << npu_csr::kTasksDoneBit) | (1U << npu_csr::kTasksErrBit) | (1U << npu_csr::kCfgErrBit);
+  // start: the queue must be empty; flags of an earlier list cleared (TASKS_DONE, the task
+  // unit's ERR); the interrupt on the list's end, a malformed descriptor or a configuration
+  // an engine refuses; the queue.
   ProgramStep busy;
   busy.kind = ProgramStep::Kind::kApbRead;
   busy.apb_addr = tasks + tasks_csr::queue_register(queue, tasks_csr::kCount);
   out.push_back(busy);
+  write(own + npu_csr::kStatus, 1U << npu_csr::kTasksDoneBit);
+  write(tasks + tasks_csr::kStatus, 1U << tasks_csr::kStatusErrBit);
   write(own + npu_csr::kIrqEnable, flags);
   write(tasks + tasks_csr::queue_register(queue, tasks_csr::kHead), static_cast<uint32_t>(head));
   write(tasks + tasks_csr::queue_register(queue, tasks_csr::kCount), static_cast<uint32_t>(count));

@@ -60,7 +60,8 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   h.set("npu", emit::upper_case(name + "_npu"));
   files["sim/npu_driver.hpp"] = emit::render("sw/npu_driver.hpp.mustache", h);
   out.synthesis_script =
-      emit::synthesis_script(elab, block(), out.top, out.rtl, files, "", "", " -noshare");
+      emit::synthesis_script(elab, block(), out.top, out.rtl, files,
+                             emit::render("npu/synth_checks.tcl.mustache", d), "", " -noshare");
   return out;
 }
 

@@ -22,8 +22,8 @@
 // word in the window goes to Setup and Access (the write takes effect at the edge ending
 // Access; Access also processes the next queued word, so queued writes take two cycles
 // each) and back to Fetch, or to Run after the descriptor's last word -> done in the
-// cycle the engine's completion arrives (or the first Run cycle when it already did, or
-// nothing was written) -> Idle.
+// cycle the engine's completion or configuration error arrives (or the first Run cycle when
+// one already did, or nothing was written) -> Idle.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,7 @@ struct CommandInputs {
   bool mem_rvalid = false;  ///< the data of this processor's read
   uint32_t mem_rdata = 0;
   bool engine_done = false;  ///< the engine's completion
+  bool engine_err = false;   ///< the engine's configuration error flag (STATUS.CFG_ERR)
 };
 
 struct CommandOutputs {

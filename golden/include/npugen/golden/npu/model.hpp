@@ -1,7 +1,8 @@
-// Cycle model of the generated NPU top at its ports (docs/npu.md): the sequencer's and the
-// planar engine's own golden models composed with the arbiter of the sequencer's host port
-// and the top's registers, bit-exact and cycle-exact; the co-simulation compares it with the
-// RTL every cycle.
+// Cycle model of the generated NPU top at its ports (docs/npu.md): the sequencer's, the
+// planar engine's, the task unit's and the command processors' own golden models composed
+// with the arbiters of the sequencer's host port and of the system-memory port and the
+// top's registers, bit-exact and cycle-exact; the co-simulation compares it with the RTL
+// every cycle.
 //
 // The host-port arbiter, each cycle (combinational, fixed priority):
 //   1. the planar engine's write (w_valid): a full word (W = 1) into buffer A or B;
@@ -40,10 +41,10 @@
 // kIrqSources) != 0; CYCLES counts every cycle BUSY is 1 (writable, a write wins). APB:
 // psel reaches the window paddr selects (paddr[11] = 1 the task unit with paddr[10:0],
 // else paddr[10] = 0 the sequencer with paddr[9:0], else paddr[9] = 0 the planar engine
-// with paddr[8:0], else the own registers with paddr[8:0]); prdata and pslverr come from
-// that window; pready is 1, except for an engine's window while its command processor
-// holds the engine's port (then pready, prdata and pslverr are 0 and the engine sees the
-// processor's transfer instead).
+// with paddr[8:0] below 2^(its address bits), no register above, else the own registers
+// with paddr[8:0]); prdata and pslverr come from that window; pready is 1, except for an engine's
+// window while its command processor holds the engine's port (then pready, prdata and pslverr are 0
+// and the engine sees the processor's transfer instead).
 #pragma once
 
 #include <cstdint>
@@ -148,6 +149,7 @@ class NpuModel {
   SequencerModel seq_;
   PlanarModel planar_;
   TaskUnitModel tasks_;
+  unsigned planar_apb_bits_;        ///< the planar engine's APB address bits
   CommandModel cmd_[2];             ///< neural, planar
   std::deque<MemRequester> reads_;  ///< owners of the outstanding system-memory reads
   Owner owner_ = Owner::kNone;      ///< whose read the sequencer answers this cycle

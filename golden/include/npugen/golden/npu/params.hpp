@@ -1,8 +1,10 @@
 // The NPU top (issue 15, docs/npu.md): the sequencer (the neural engine: address generator,
 // dense PE array, post unit, activation buffers A and B, weight store and cache) and the
 // planar engine, which reads and writes buffers A and B through the sequencer's host port;
-// one APB port over both, a host data port, an interrupt. NpuDesign is what a generated top
-// is built from; npu_csr is its address map and its own registers.
+// the task unit in front of both (descriptors in system memory, replayed into the engines'
+// registers by two command processors); one APB port over all, a host data port, a
+// system-memory read port, an interrupt. NpuDesign is what a generated top is built from;
+// npu_csr is its address map and its own registers.
 #pragma once
 
 #include <algorithm>
@@ -86,8 +88,9 @@ inline constexpr uint32_t kCycles = 0x0c;
 inline constexpr unsigned kSeqDoneBit = 0, kPlanarDoneBit = 1, kCfgErrBit = 2, kBusyBit = 3;
 inline constexpr unsigned kTasksDoneBit = 4, kTasksErrBit = 5;
 /// The STATUS bits that raise the interrupt under IRQ_ENABLE.
-inline constexpr uint32_t kIrqSources =
-    (1U << kSeqDoneBit) | (1U << kPlanarDoneBit) | (1U << kTasksDoneBit) | (1U << kTasksErrBit);
+inline constexpr uint32_t kIrqSources = (1U << kSeqDoneBit) | (1U << kPlanarDoneBit) |
+                                        (1U << kCfgErrBit) | (1U << kTasksDoneBit) |
+                                        (1U << kTasksErrBit);
 /// INFO: L, and log2 of the words of a buffer rounded up.
 inline constexpr unsigned kInfoLanesLsb = 0, kInfoActBitsLsb = 8;
 
