@@ -120,6 +120,9 @@ class NpuBench {
         auto tensors = reference::run_network(n, x);
         run_.expected.assign(tensors.begin() + 1, tensors.end());
         network_ = n;
+        if (run_.program.sequencing == Sequencing::kTasks && rng() % 2 == 0) {
+          junk_groups_ = add_junk_groups(run_.program, rng);
+        }
         break;
       }
     }
@@ -292,6 +295,7 @@ class NpuBench {
     s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
     if (tasks) {
       s.goal("register accesses made by the C driver", c_accesses_, true);
+      s.goal("descriptor groups the hardware passes over", junk_groups_, false);
       s.goal("system-memory reads", sys_reads_, true);
       s.goal("system-memory requests that waited", sys_waits_, false);
     }
@@ -343,6 +347,83 @@ class NpuBench {
       set_bits(dut.host_wdata_i, static_cast<unsigned>(i) * 8, width,
                i < in.host.data.size() ? in.host.data[i] : 0);
     }
+  }
+
+  // Descriptors with groups the hardware must pass over, in front of the compiler's and
+  // behind them (after the engine's CTRL write, so that a short layer may finish while its
+  // descriptor is still being read): a group of no registers, registers no one decodes
+  // (between the task unit's and the engines', above the planar engine's), and a word of
+  // each engine's port with no register behind it (the edges of the windows). The same
+  // image goes to the golden model and the RTL. Returns the groups added (0 when the
+  // image would no longer fit the system memory).
+  static uint64_t add_junk_groups(Program& p, std::mt19937_64& rng) {
+    namespace td = task_desc;
+    SequencerModel seq(kD.seq);
+    PlanarModel planar(kD.planar);
+    auto unmapped = [&](bool is_planar, uint32_t word) {
+      ApbRequest r{true, true, false, word * 4, 0};
+      if (is_planar) {
+        PlanarInputs in;
+        in.apb = r;
+        return planar.outputs(in).apb.pslverr;
+      }
+      SequencerInputs in;
+      in.apb = r;
+      return seq.outputs(in).apb.pslverr;
+    };
+    const uint32_t seq_words = (1U << sequencer_csr::kAddrBits) / 4;
+    const uint32_t planar_words = (1U << planar_csr::register_map(kD.planar).addr_bits()) / 4;
+    auto junk = [&](std::vector<uint32_t>& out) {
+      uint64_t groups = 0;
+      for (int g = 1 + static_cast<int>(rng() % 3); g > 0; --g, ++groups) {
+        switch (rng() % 4) {
+          case 0:  // a group of no registers
+            out.push_back(static_cast<uint32_t>(rng() & 0xffffU));
+            break;
+          case 1: {  // nobody's registers: 0x030 to 0x0f0, or 0x280 to 0xfff0
+            const uint32_t n = 1 + static_cast<uint32_t>(rng() % 4);
+            const uint32_t reg = rng() % 2 == 0 ? 0x30U + static_cast<uint32_t>(rng() % 0xc0)
+                                                : 0x280U + static_cast<uint32_t>(rng() % 0xfd70);
+            out.push_back(reg | (n << td::kGroupCountShift));
+            for (uint32_t k = 0; k < n; ++k) out.push_back(static_cast<uint32_t>(rng()));
+            break;
+          }
+          default: {  // an engine's word with no register: the window's last, else another
+            const bool is_planar = rng() % 2 == 0;
+            const uint32_t words = is_planar ? planar_words : seq_words;
+            uint32_t w = words - 1;
+            for (int tries = 0; tries < 8 && !unmapped(is_planar, w); ++tries) {
+              w = static_cast<uint32_t>(rng() % words);
+            }
+            if (!unmapped(is_planar, w)) break;
+            out.push_back(((is_planar ? npu_csr::kDescPlanar : npu_csr::kDescSequencer) + w) |
+                          (1U << td::kGroupCountShift));
+            out.push_back(static_cast<uint32_t>(rng()));
+            break;
+          }
+        }
+      }
+      return groups;
+    };
+    std::vector<uint32_t> memory;
+    std::vector<uint64_t> offsets;
+    uint64_t groups = 0;
+    for (const uint64_t first : p.descriptors) {
+      const uint32_t length = p.memory.at(first + 1) & 0xffffU;
+      std::vector<uint32_t> d(p.memory.begin() + static_cast<std::ptrdiff_t>(first),
+                              p.memory.begin() + static_cast<std::ptrdiff_t>(first + length));
+      std::vector<uint32_t> front, back;
+      groups += junk(front) + junk(back);
+      d.insert(d.begin() + td::kHeaderWords, front.begin(), front.end());
+      d.insert(d.end(), back.begin(), back.end());
+      d[1] = (d[1] & ~0xffffU) | static_cast<uint32_t>(d.size());
+      offsets.push_back(memory.size());
+      memory.insert(memory.end(), d.begin(), d.end());
+    }
+    if (memory.size() > kD.tasks.memory_words) return 0;
+    p.memory = std::move(memory);
+    p.descriptors = std::move(offsets);
+    return groups;
   }
 
   static const char* kind_name(npugen::tb::DriverThread::Kind k) {
@@ -529,6 +610,7 @@ class NpuBench {
   size_t c_from_ = 0;             ///< the program's first step the C driver makes
   std::optional<size_t> c_step_;  ///< the step of this cycle
   uint64_t c_accesses_ = 0;
+  uint64_t junk_groups_ = 0;  ///< groups added to the compiler's descriptors
   uint64_t finished_layers_ = 0;
 };
 
