@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <optional>
 #include <random>
+#include <tuple>
 
 #include "../sequencer/random_layers.hpp"
 #include "net/network_file.hpp"
@@ -450,6 +451,45 @@ TEST_CASE("placement: a planar layer writes its input's buffer when the other is
   CHECK(layer == 0);
 }
 
+TEST_CASE("host sequencing tiles a layer whose filters exceed the weight store", "[npu]") {
+  // conv 3x3 over 16 channels, 32 filters: 9 x ceil(16 / L) weight rows a block of T filters.
+  for (const auto& [tiles, lanes, rows, want_tiles] :
+       {std::tuple{8U, 8U, 40U, 2U}, std::tuple{3U, 5U, 200U, 3U}}) {
+    INFO("T " << tiles << " L " << lanes << ", " << rows << " weight rows");
+    const NpuDesign d = npu_design(tiles, lanes, 1, 1024, rows);
+    std::mt19937_64 rng(tiles * 100 + rows);
+    NetBuilder b(rng, 5, 6, 16);
+    b.conv(32, 3, 3, 1, {1, 1, 1, 1});
+    b.conv(7, 1, 1, 1, {0, 0, 0, 0});  // reads every channel the tiles wrote
+    const Program p = compile_network(d, b.network(), 2, Sequencing::kHost);
+    size_t waits = 0;
+    for (const ProgramStep& s : p.steps) waits += s.kind == ProgramStep::Kind::kWaitSeqDone;
+    CHECK(waits == want_tiles + 1);         // the tiles, then the second layer
+    CHECK(p.layers[0].weight_rows > rows);  // written again for every tile
+    check_network(d, b.network(), random_input(rng, b.network(), 2), Sequencing::kHost);
+    // With the task unit every layer's weights are written first: refused, with the way out.
+    int layer = -1;
+    CHECK_THAT(compile_error(d, b.network(), 2, &layer),
+               Catch::Matchers::Contains("sequenced by the host (--sequencing host) it would run "
+                                         "in tiles of output channels"));
+    CHECK(layer == 0);
+  }
+  // Not even one tile (lcm(L, T) filters) fits: refused, naming it.
+  const NpuDesign tiny = npu_design(3, 5, 1, 1024, 60);
+  std::mt19937_64 rng(3);
+  NetBuilder b(rng, 5, 6, 16);
+  b.conv(32, 3, 3, 1, {1, 1, 1, 1});
+  int layer = -1;
+  std::string message;
+  try {
+    (void)compile_network(tiny, b.network(), 1, Sequencing::kHost);
+  } catch (const CompileError& e) {
+    message = e.what();
+  }
+  CHECK_THAT(message, Catch::Matchers::Contains("nor do 15 filters, the smallest tile"));
+  (void)layer;
+}
+
 TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
   // The model evaluates the planar engine without its readies, then the sequencer, then the
   // planar engine with them: its requests must not depend on its readies or responses, nor
@@ -675,7 +715,10 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     CHECK(layer == 2);
     CHECK(m ==
           "layer conv2: 36 weight rows do not fit the weight store (64 rows, 36 in use; "
-          "agu.weight_rows)");
+          "agu.weight_rows); sequenced by the host (--sequencing host) it would run in tiles "
+          "of output channels");
+    // Sequenced by the host, each layer's weights are written just before it: both fit.
+    CHECK_NOTHROW(compile_network(d, b.network(), 1, Sequencing::kHost));
   }
   {  // more parameter groups than the post unit's table holds
     NpuDesign d = npu_design(8, 8, 4, 1024, 2048);
@@ -687,7 +730,8 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     CHECK(layer == 1);
     CHECK(m ==
           "layer conv1: 4 parameter groups do not fit the post unit's table (4 groups of 4 "
-          "channels, 2 in use; post.max_channels)");
+          "channels, 2 in use; post.max_channels); sequenced by the host (--sequencing host) "
+          "it would run in tiles of output channels");
   }
   {  // a kernel above the generated maxima: the sequencer's, the planar engine's
     const NpuDesign d = even_design();

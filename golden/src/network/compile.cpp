@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <optional>
 
 #include "npugen/golden/agu/params.hpp"
@@ -287,73 +288,128 @@ class Compiler {
                                  c.filters, c.weights.size(), c.bias.size(), c.output.size(),
                                  c.kernel_h, c.kernel_w, x.c));
     }
-    // The weight store: rows before lowering (a layer far too large never gets that far).
+    // The weight store and the post table: with the host sequencing, each layer's weights and
+    // parameters are written just before it runs, from row and group 0; with the task unit,
+    // every layer's are written first, layer after layer. A layer whose filters do not fit
+    // runs, sequenced by the host, in tiles of output channels (a multiple of lcm(L, T)
+    // filters each), its weights and parameters written again before each.
+    if (!tasks_) weight_rows_ = param_groups_ = 0;
     const uint64_t cw = (static_cast<uint64_t>(x.c) + lanes - 1) / lanes;
-    const uint64_t rows = (k + tiles - 1) / tiles * static_cast<uint64_t>(c.kernel_h) *
-                          static_cast<uint64_t>(c.kernel_w) * cw;
-    if (weight_rows_ + rows > d_.seq.agu.weight_rows) {
-      throw error(i, fmt::format("{} weight rows do not fit the weight store ({} rows, {} in use; "
-                                 "agu.weight_rows)",
-                                 rows, d_.seq.agu.weight_rows, weight_rows_));
+    const uint64_t block_rows =
+        static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w) * cw;
+    const uint64_t plane = d_.seq.post.lanes;
+    auto rows_of = [&](uint64_t f) { return (f + tiles - 1) / tiles * block_rows; };
+    auto groups_of = [&](uint64_t f) { return (f + plane - 1) / plane; };
+    auto fits = [&](uint64_t f) {
+      return weight_rows_ + rows_of(f) <= d_.seq.agu.weight_rows &&
+             param_groups_ + groups_of(f) <= d_.seq.post.groups();
+    };
+    uint64_t tile_filters = k;
+    if (!fits(k)) {
+      const uint64_t step = std::lcm<uint64_t>(lanes, tiles);
+      tile_filters = 0;
+      while (!tasks_ && tile_filters + step < k && fits(tile_filters + step)) tile_filters += step;
+      if (tile_filters == 0) {
+        const bool rows = weight_rows_ + rows_of(k) > d_.seq.agu.weight_rows;
+        const std::string what =
+            rows ? fmt::format(
+                       "{} weight rows do not fit the weight store ({} rows, {} in use; "
+                       "agu.weight_rows)",
+                       rows_of(k), d_.seq.agu.weight_rows, weight_rows_)
+                 : fmt::format(
+                       "{} parameter groups do not fit the post unit's table ({} groups "
+                       "of {} channels, {} in use; post.max_channels)",
+                       groups_of(k), d_.seq.post.groups(), plane, param_groups_);
+        throw error(i, tasks_ ? what +
+                                    "; sequenced by the host (--sequencing host) it would "
+                                    "run in tiles of output channels"
+                              : what + fmt::format(", nor do {} filters, the smallest tile",
+                                                   std::min(step, k)));
+      }
     }
     reference::Tensor shape;
     shape.n = batch_, shape.h = x.h, shape.w = x.w, shape.c = x.c;
-    LayerPlacement where;
-    where.in_buf = x.buf, where.out_buf = 1 - x.buf;
-    where.in_base = x.base;
-    where.wgt_base = weight_rows_;
-    where.param_base = static_cast<unsigned>(param_groups_);
-    LoweredLayer low;
-    try {
-      low = lower_layer(d_.seq, fc ? Dataflow::kFc : Dataflow::kConv, shape, c, where);
-    } catch (const std::invalid_argument& e) {
-      throw error(i, e.what());
-    }
-    if (const std::string why = agu_refusal(d_.seq.agu, low.regs); !why.empty()) {
-      throw error(i, fmt::format("the sequencer cannot run it: {}{}", why,
-                                 fc ? " (fc reads its input as one vector of H x W x ceil(C/L) "
-                                      "words)"
-                                    : ""));
-    }
-    const uint64_t groups = low.params.size();
-    if (param_groups_ + groups > d_.seq.post.groups()) {
-      throw error(i, fmt::format("{} parameter groups do not fit the post unit's table ({} groups "
-                                 "of {} channels, {} in use; post.max_channels)",
-                                 groups, d_.seq.post.groups(), d_.seq.post.lanes, param_groups_));
-    }
     ProgramTensor out;
-    out.n = low.out_shape.n, out.h = low.out_shape.h, out.w = low.out_shape.w;
-    out.c = low.out_shape.c;
-    if (out.h != l.out.h || out.w != l.out.w || out.c != l.out.c) {
-      throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
-                                 out.w, out.c, l.out.h, l.out.w, l.out.c));
-    }
-    place(i, out, 1 - x.buf, false);
-    low.regs.out_base = out.base;
-
-    for (size_t r = 0; r < low.weight_rows.size(); ++r) {
-      host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
-    }
-    for (size_t g = 0; g < groups; ++g) {
-      host_write(HostTarget::kParams, param_groups_ + g, param_group_bytes(d_.seq, low.params[g]));
-    }
-    task_ = LayerTask{};
-    task_.op = task_op(l.op);
-    region(0, x);
-    region(4, out);
-    const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
-                          agu_csr::kGroupOffset +
-                          static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
-    for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
-      apb_write(base + w.offset, w.value);
-    ++neural_;
-    if (tasks_) layer_tasks_.push_back(std::move(task_));
-    wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
-
     ProgramLayer pl;
     pl.name = l.name;
     pl.op = l.op;
     pl.neural = true;
+    task_ = LayerTask{};
+    task_.op = task_op(l.op);
+    const uint64_t out_words = (k + lanes - 1) / lanes;  // a pixel's output words
+    for (uint64_t k0 = 0; k0 < k; k0 += tile_filters) {
+      const uint64_t kk = std::min(tile_filters, k - k0);
+      reference::ConvLayer part = c;
+      if (kk != k) {  // filters k0 .. k0 + kk - 1
+        const uint64_t per = expect / k;
+        part.filters = static_cast<int>(kk);
+        part.weights.assign(c.weights.begin() + static_cast<std::ptrdiff_t>(k0 * per),
+                            c.weights.begin() + static_cast<std::ptrdiff_t>((k0 + kk) * per));
+        part.bias.assign(c.bias.begin() + static_cast<std::ptrdiff_t>(k0),
+                         c.bias.begin() + static_cast<std::ptrdiff_t>(k0 + kk));
+        part.output.assign(c.output.begin() + static_cast<std::ptrdiff_t>(k0),
+                           c.output.begin() + static_cast<std::ptrdiff_t>(k0 + kk));
+      }
+      LayerPlacement where;
+      where.in_buf = x.buf, where.out_buf = 1 - x.buf;
+      where.in_base = x.base;
+      where.wgt_base = weight_rows_;
+      where.param_base = static_cast<unsigned>(param_groups_);
+      LoweredLayer low;
+      try {
+        low = lower_layer(d_.seq, fc ? Dataflow::kFc : Dataflow::kConv, shape, part, where);
+      } catch (const std::invalid_argument& e) {
+        throw error(i, e.what());
+      }
+      if (k0 == 0) {
+        out.n = low.out_shape.n, out.h = low.out_shape.h, out.w = low.out_shape.w;
+        out.c = static_cast<int>(k);
+        if (out.h != l.out.h || out.w != l.out.w || out.c != l.out.c) {
+          throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
+                                     out.w, out.c, l.out.h, l.out.w, l.out.c));
+        }
+        place(i, out, 1 - x.buf, false);
+      }
+      // A tile writes its channels' words of every output pixel.
+      low.regs.out_base = out.base + k0 / lanes;
+      low.regs.out_pixel_stride = out_words;
+      low.regs.out_row_stride = out_words * static_cast<uint64_t>(out.w);
+      if (const std::string why = agu_refusal(d_.seq.agu, low.regs); !why.empty()) {
+        throw error(i, fmt::format("the sequencer cannot run it: {}{}", why,
+                                   fc ? " (fc reads its input as one vector of H x W x "
+                                        "ceil(C/L) words)"
+                                      : ""));
+      }
+      for (size_t r = 0; r < low.weight_rows.size(); ++r) {
+        host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+      }
+      for (size_t g = 0; g < low.params.size(); ++g) {
+        host_write(HostTarget::kParams, param_groups_ + g,
+                   param_group_bytes(d_.seq, low.params[g]));
+      }
+      const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
+                            agu_csr::kGroupOffset +
+                            static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+      for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
+        apb_write(base + w.offset, w.value);
+      ++neural_;
+      pl.mapping_bound += low.regs.steps(d_.seq.agu);
+      pl.weight_rows += low.weight_rows.size();
+      if (tasks_) {
+        weight_rows_ += low.weight_rows.size();
+        param_groups_ += low.params.size();
+      } else if (k0 + kk < k) {  // the next tile's weights wait for this one
+        ProgramStep w;
+        w.kind = ProgramStep::Kind::kWaitSeqDone;
+        w.count = neural_;
+        p_.steps.push_back(std::move(w));
+      }
+    }
+    region(0, x);
+    region(4, out);
+    if (tasks_) layer_tasks_.push_back(std::move(task_));
+    wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
+
     pl.out = out;
     const auto n = static_cast<uint64_t>(batch_);
     pl.macs = fc ? n * k * static_cast<uint64_t>(x.h) * static_cast<uint64_t>(x.w) *
@@ -361,11 +417,7 @@ class Compiler {
                  : n * static_cast<uint64_t>(out.h) * static_cast<uint64_t>(out.w) * k *
                        static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w) *
                        static_cast<uint64_t>(x.c);
-    pl.mapping_bound = low.regs.steps(d_.seq.agu);
-    pl.weight_rows = low.weight_rows.size();
     p_.layers.push_back(std::move(pl));
-    weight_rows_ += low.weight_rows.size();
-    param_groups_ += groups;
     at_[i + 1] = out;
   }
 
@@ -590,7 +642,7 @@ class Compiler {
   std::vector<std::optional<size_t>> last_use_;  ///< per tensor: its last reader
   std::vector<bool> live_;                       ///< per tensor: its space is held
   uint64_t weight_rows_ = 0, param_groups_ = 0;  ///< in use
-  uint64_t neural_ = 0, planar_ = 0;             ///< layers programmed on each engine
+  uint64_t neural_ = 0, planar_ = 0;             ///< tasks programmed on each engine
 };
 
 }  // namespace
