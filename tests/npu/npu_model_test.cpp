@@ -334,7 +334,7 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   const auto& st = p.steps;
   size_t k = 0;
   while (k < st.size() && st[k].kind == ProgramStep::Kind::kHostWrite) ++k;
-  const std::vector<ProgramStep> driver = npu_driver_steps(d, 0, 0, p.layers.size());
+  const std::vector<ProgramStep> driver = npu_driver_steps(0, 0, p.layers.size());
   REQUIRE(st.size() == k + driver.size());
   CHECK(std::equal(driver.begin(), driver.end(), st.begin() + static_cast<std::ptrdiff_t>(k)));
   REQUIRE(driver.size() == 9);

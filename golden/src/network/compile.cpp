@@ -623,7 +623,7 @@ class Compiler {
                                      m.size(), layer_tasks_.size(), tp.memory_words),
                          static_cast<int>(layer_tasks_.size()) - 1);
     }
-    for (ProgramStep& s : npu_driver_steps(d_, 0, 0, layer_tasks_.size())) {
+    for (ProgramStep& s : npu_driver_steps(0, 0, layer_tasks_.size())) {
       p_.steps.push_back(std::move(s));
     }
   }

@@ -496,9 +496,7 @@ void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool sta
   }
 }
 
-std::vector<ProgramStep> npu_driver_steps(const NpuDesign& d, unsigned queue, uint64_t head,
-                                          uint64_t count) {
-  (void)d;
+std::vector<ProgramStep> npu_driver_steps(unsigned queue, uint64_t head, uint64_t count) {
   std::vector<ProgramStep> out;
   auto write = [&](uint32_t addr, uint32_t data) {
     ProgramStep s;

@@ -167,8 +167,7 @@ class ProgramDriver {
 /// system memory, `count` tasks) and wait, in order; the driver (sw/<design>_npu_driver.c)
 /// and compile_network both follow this sequence, and the co-simulation checks the driver's
 /// accesses against it.
-std::vector<ProgramStep> npu_driver_steps(const NpuDesign& d, unsigned queue, uint64_t head,
-                                          uint64_t count);
+std::vector<ProgramStep> npu_driver_steps(unsigned queue, uint64_t head, uint64_t count);
 
 /// A tensor of `t`'s shape read from the model's buffer words.
 reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t);
