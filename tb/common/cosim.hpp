@@ -302,7 +302,7 @@ int run_cosim(int argc, char** argv) {
       for (const auto& g : summary.goals) {
         std::printf("coverage: %s: %llu%s\n", g.name.c_str(),
                     static_cast<unsigned long long>(g.value),
-                    g.required ? "" : " (the design cannot show it: see limits)");
+                    g.required || g.value != 0 ? "" : " (the design cannot show it: see limits)");
       }
       for (const auto& limit : summary.limits) std::printf("limit: %s\n", limit.c_str());
     }

@@ -36,6 +36,7 @@
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
+#include "npugen/golden/vq/reference.hpp"
 
 namespace {
 
@@ -54,6 +55,7 @@ NpuDesign the_design() {
   d.planar = npugen::design::kPlanar;
   d.tasks = npugen::design::kTasks;
   d.reads_in_flight = npugen::design::kNpuReadsInFlight;
+  d.vq = npugen::design::npu_vq();
   return d;
 }
 
@@ -123,6 +125,7 @@ class NpuBench {
         if (run_.program.sequencing == Sequencing::kTasks && rng() % 2 == 0) {
           junk_groups_ = add_junk_groups(run_.program, rng);
         }
+        if (kD.vq && rng() % 3 == 0) raw_loads_ = raw_vq_loads(run_.program);
         break;
       }
     }
@@ -139,15 +142,13 @@ class NpuBench {
     }
     memory_.emplace(run_.program.memory, timing);
     // With the task unit, the C driver (sw/<design>_npu_driver.c) makes the register
-    // accesses that start the list and wait for it: the program's steps from the first one
-    // that is not a host write.
+    // accesses that start the list and wait for it: the program's last steps (before them,
+    // the host's loads, a VQ layer's APB accesses of the dequantizer among them).
     const Program& p = run_.program;
     if (p.sequencing == Sequencing::kTasks) {
-      c_from_ = 0;
-      while (c_from_ < p.steps.size() && p.steps[c_from_].kind == ProgramStep::Kind::kHostWrite) {
-        ++c_from_;
-      }
       const auto count = static_cast<uint32_t>(p.layers.size());
+      const size_t driver_steps = npu_driver_steps(0, 0, count).size();
+      c_from_ = p.steps.size() >= driver_steps ? p.steps.size() - driver_steps : 0;
       c_driver_ = std::make_unique<npugen::tb::DriverThread>([count](npugen::tb::DriverThread& t) {
         namespace drv = npugen::design::npu_driver;
         const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
@@ -250,6 +251,8 @@ class NpuBench {
   }
 
   void tick() {
+    vq_rows_ += in_.host.valid && in_.host.write && in_.host.target == HostTarget::kVqRow &&
+                want_.host_ready;
     // The C driver's access is complete when the program's step is: the driver runs on.
     if (c_driver_ && c_step_ && *c_step_ >= c_from_ && driver_->step_index() != c_step_) {
       c_driver_->complete(driver_->last_read());
@@ -291,6 +294,10 @@ class NpuBench {
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
     s.goal("neural layers run", neural, true);
     s.goal("planar layers run", planar, false);
+    if (kD.vq) {
+      s.goal("weight rows loaded as codebook indices", raw_loads_ != 0 ? 0 : vq_rows_, false);
+      s.goal("weight rows loaded raw through the VQ loader", raw_loads_, false);
+    }
     const bool tasks = p.sequencing == Sequencing::kTasks;
     s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
     if (tasks) {
@@ -356,6 +363,44 @@ class NpuBench {
   // each engine's port with no register behind it (the edges of the windows). The same
   // image goes to the golden model and the RTL. Returns the groups added (0 when the
   // image would no longer fit the system memory).
+  // The VQ loader's raw path: every VQ load of the program made a load with CTRL.VQ_EN low,
+  // each row's indices replaced by the weights they stand for, looked up by the plain
+  // reference (reference::vq_lookup) in the codebook rows written before: the same weights
+  // reach the store another way. Returns the rows changed.
+  static uint64_t raw_vq_loads(Program& p) {
+    const VqParams& q = *kD.vq;
+    const unsigned row_w = kD.seq.tiles() * kD.lanes(), ib = q.index_bits();
+    std::vector<uint32_t> book(size_t{q.rows} * q.row_weights, 0);
+    unsigned m = 0;
+    uint64_t rows = 0;
+    for (ProgramStep& st : p.steps) {
+      if (st.kind == ProgramStep::Kind::kApbWrite &&
+          st.apb_addr == npu_csr::kVqWindow + vq_csr::kCtrl) {
+        m = 1U << ((st.apb_data >> vq_csr::kCtrlVlenLsb) & ((1U << vq_csr::kCtrlVlenBits) - 1));
+        st.apb_data &= ~(1U << vq_csr::kCtrlVqEnBit);
+      } else if (st.kind == ProgramStep::Kind::kHostWrite && st.target == HostTarget::kVqCodebook) {
+        for (unsigned j = 0; j < q.row_weights; ++j) {
+          book[(st.addr % q.rows) * q.row_weights + j] = st.data[j];
+        }
+      } else if (st.kind == ProgramStep::Kind::kHostWrite && st.target == HostTarget::kVqRow) {
+        std::vector<uint8_t> raw(st.data.size(), 0);
+        for (unsigned j = 0; j < row_w / m; ++j) {
+          uint64_t index = 0;
+          for (unsigned b = 0; b < ib; ++b) {
+            const uint64_t bit = uint64_t{j} * ib + b;
+            index |= uint64_t{(st.data[bit / 8] >> (bit % 8)) & 1U} << b;
+          }
+          const auto v = reference::vq_lookup(book, q.row_weights, 0, m, index);
+          if (!v) throw std::logic_error("a VQ row's index falls outside its codebook");
+          for (unsigned k = 0; k < m; ++k) raw[size_t{j} * m + k] = static_cast<uint8_t>((*v)[k]);
+        }
+        st.data = std::move(raw);
+        ++rows;
+      }
+    }
+    return rows;
+  }
+
   static uint64_t add_junk_groups(Program& p, std::mt19937_64& rng) {
     namespace td = task_desc;
     SequencerModel seq(kD.seq);
@@ -495,8 +540,11 @@ class NpuBench {
         break;
       }
       default:
-        x.host.valid = x.host.write = true;
-        x.host.target = static_cast<HostTarget>(5 + (r >> 8) % 3);
+        x.host.valid = true;
+        // Targets 5 to 7 address nothing, but with the VQ loader writes of 5 and 6 would load
+        // the weight store and the codebook: its designs get reads of them and writes of 7.
+        x.host.write = !kD.vq || (r >> 10) % 3 == 0;
+        x.host.target = static_cast<HostTarget>(x.host.write && kD.vq ? 7 : 5 + (r >> 8) % 3);
         x.host.addr = (r >> 16) & 0xf;
         x.host.data.assign((kD.host_data_bits() + 7) / 8, static_cast<uint8_t>(r >> 40));
         break;
@@ -610,6 +658,8 @@ class NpuBench {
   size_t c_from_ = 0;             ///< the program's first step the C driver makes
   std::optional<size_t> c_step_;  ///< the step of this cycle
   uint64_t c_accesses_ = 0;
+  uint64_t vq_rows_ = 0;      ///< weight rows the VQ loader took
+  uint64_t raw_loads_ = 0;    ///< of them, rows sent raw (CTRL.VQ_EN low)
   uint64_t junk_groups_ = 0;  ///< groups added to the compiler's descriptors
   uint64_t finished_layers_ = 0;
 };

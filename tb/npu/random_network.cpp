@@ -118,6 +118,19 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
             conv ? static_cast<size_t>(c.kernel_h) * c.kernel_w * x.c : x.elements();
         c.weights.resize(static_cast<size_t>(c.filters) * taps);
         for (auto& w : c.weights) w = value(rng);
+        // With the VQ weight loader, half the layers whose channels allow a vector length the
+        // dequantizer has (dividing L and C) load their weights as codebook indices.
+        if (d.vq && rng() % 2 == 0) {
+          std::vector<unsigned> lengths;
+          for (unsigned m = d.vq->min_vector_length; m <= d.vq->row_weights; m *= 2) {
+            if (d.lanes() % m == 0 && x.c % static_cast<int>(m) == 0) lengths.push_back(m);
+          }
+          if (!lengths.empty()) {
+            const unsigned m = lengths[rng() % lengths.size()];
+            const auto most = static_cast<int>(std::min(d.vq->rows, 64U));
+            golden::net::make_vq_layer(l, x.c, m, static_cast<unsigned>(range(rng, 2, most)));
+          }
+        }
         c.bias.resize(static_cast<size_t>(c.filters));
         for (auto& b : c.bias) b = range(rng, -20000, 20000);
         c.input_zero_point = x_zp;

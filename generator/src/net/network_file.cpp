@@ -449,6 +449,30 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
       if (!has_weights)
         c.weights.assign(
             wshape.size() == 4 ? kk * c.kernel_h * c.kernel_w * x.c : kk * x.elements(), 0);
+      Section v = s.section(
+          "vq",
+          "conv, fc: load the weights as codebook indices through the NPU's VQ weight loader "
+          "(docs/npu.md). Every run of vector_length weights along the input channels becomes "
+          "the nearest of `codewords` vectors (vector 0 all zeros, the others trained by k-means "
+          "as npugen vq encode trains them, seed 1), and the layer computes with those.");
+      const auto m = static_cast<unsigned>(
+          v.integer("vector_length", {1, 32, 4, "m: weights a codebook index stands for."}));
+      const auto codewords = static_cast<unsigned>(v.integer(
+          "codewords", {2, 65536, 256, "V: vectors of the layer's codebook (at most vq.rows)."}));
+      v.finish();
+      if (s.has("vq")) {
+        if (!has_weights) {
+          reader.error(s.location_of("vq"), s.path_of("vq"),
+                       fmt::format("layer {} asks for VQ but gives no weights", l.name));
+        } else {
+          try {
+            golden::net::make_vq_layer(l, x.c, m, codewords);
+          } catch (const std::invalid_argument& e) {
+            reader.error(s.location_of("vq"), s.path_of("vq"),
+                         fmt::format("layer {}: {}", l.name, e.what()));
+          }
+        }
+      }
       std::tie(l.act_min, l.act_max) = lr.clamp(s, out_zp, fallback_act);
       for (Requant& r : c.output) {
         r.act_min = l.act_min;

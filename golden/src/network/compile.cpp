@@ -6,12 +6,14 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <string>
 
 #include "npugen/golden/agu/params.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
 #include "npugen/golden/tasks/params.hpp"
+#include "npugen/golden/vq/params.hpp"
 
 namespace npugen::golden {
 namespace {
@@ -255,6 +257,63 @@ class Compiler {
     s.apb_addr = addr, s.apb_data = data;
     p_.steps.push_back(std::move(s));
   }
+  // An APB access of the host's own (weights are the host's to load, whatever the sequencing).
+  void host_apb(ProgramStep::Kind kind, uint32_t addr, uint32_t data = 0) {
+    ProgramStep s;
+    s.kind = kind;
+    s.apb_addr = addr, s.apb_data = data;
+    p_.steps.push_back(std::move(s));
+  }
+
+  // A VQ layer's rows through the VQ weight loader: the dequantizer's CTRL (VQ on, its
+  // vector length) and BASE (0), the layer's codebook, each row as indices; then a read of
+  // the dequantizer's STATUS, which waits until the loader has written the last row.
+  // Returns the bits sent.
+  uint64_t vq_rows(const net::VqTable& t, const std::vector<std::vector<uint8_t>>& rows,
+                   uint64_t first) {
+    const VqParams& q = *d_.vq;
+    const unsigned m = t.vector_length, row_w = d_.seq.tiles() * d_.lanes(), ib = q.index_bits();
+    const uint32_t vq = npu_csr::kVqWindow;
+    host_apb(ProgramStep::Kind::kApbWrite, vq + vq_csr::kCtrl,
+             (1U << vq_csr::kCtrlVqEnBit) | (ceil_log2(m) << vq_csr::kCtrlVlenLsb));
+    host_apb(ProgramStep::Kind::kApbWrite, vq + vq_csr::kBase, 0);
+    const size_t weights = t.codebook.size();
+    const size_t book_rows = (weights + q.row_weights - 1) / q.row_weights;
+    for (size_t r = 0; r < book_rows; ++r) {
+      std::vector<uint8_t> data(q.row_weights, 0);
+      for (unsigned j = 0; j < q.row_weights && r * q.row_weights + j < weights; ++j) {
+        data[j] = static_cast<uint8_t>(t.codebook[r * q.row_weights + j]);
+      }
+      host_write(HostTarget::kVqCodebook, r, std::move(data));
+    }
+    std::map<std::string, uint32_t> index;  // a vector's bytes -> its first index
+    for (size_t v = 0; v * m < weights; ++v) {
+      std::string key(m, '\0');
+      for (unsigned j = 0; j < m; ++j) key[j] = static_cast<char>(t.codebook[v * m + j]);
+      index.emplace(std::move(key), static_cast<uint32_t>(v));
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      std::vector<uint8_t> data((row_w / m * ib + 7) / 8, 0);
+      for (unsigned j = 0; j < row_w / m; ++j) {
+        std::string key(m, '\0');
+        for (unsigned k = 0; k < m; ++k) {
+          const size_t at = size_t{j} * m + k;
+          key[k] = static_cast<char>(at < rows[r].size() ? rows[r][at] : 0);
+        }
+        const auto it = index.find(key);
+        if (it == index.end()) {
+          throw std::logic_error(
+              "compile_network: a VQ layer's row holds a vector that is not "
+              "in its codebook");
+        }
+        put_bits(data, j * ib, ib, it->second);
+      }
+      host_write(HostTarget::kVqRow, first + r, std::move(data));
+    }
+    host_apb(ProgramStep::Kind::kApbRead, vq + vq_csr::kStatus);
+    return uint64_t{book_rows} * q.row_weights * 8 + rows.size() * uint64_t{row_w / m} * ib;
+  }
+
   void wait_and_mark(ProgramStep::Kind kind, uint64_t count, size_t i) {
     if (tasks_) return;  // the task unit runs the layers (enqueue)
     ProgramStep w;
@@ -287,6 +346,28 @@ class Compiler {
                                  "not match its {}x{} kernel over {} channels",
                                  c.filters, c.weights.size(), c.bias.size(), c.output.size(),
                                  c.kernel_h, c.kernel_w, x.c));
+    }
+    if (const unsigned m = l.vq.vector_length; m != 0) {
+      if (!d_.vq) {
+        throw error(i,
+                    "it is loaded as codebook indices (vq:), but the design has no VQ weight "
+                    "loader (vq.enabled)");
+      }
+      const VqParams& q = *d_.vq;
+      if (!q.vlen_supported(ceil_log2(m)) || (m & (m - 1)) != 0) {
+        throw error(i, fmt::format("vectors of {} weights: the dequantizer decodes vectors of {} "
+                                   "to {} weights (vq.min_vector_length, vq.row_weights)",
+                                   m, q.min_vector_length, q.row_weights));
+      }
+      if (lanes % m != 0) {
+        throw error(i, fmt::format("vectors of {} weights do not divide a tile's {} lanes of a "
+                                   "weight-store row",
+                                   m, lanes));
+      }
+      if (l.vq.codebook.size() / m > q.rows) {
+        throw error(i, fmt::format("{} codewords do not fit the codebook's {} indices (vq.rows)",
+                                   l.vq.codebook.size() / m, q.rows));
+      }
     }
     // The weight store and the post table: with the host sequencing, each layer's weights and
     // parameters are written just before it runs, from row and group 0; with the task unit,
@@ -380,8 +461,13 @@ class Compiler {
                                         "ceil(C/L) words)"
                                       : ""));
       }
-      for (size_t r = 0; r < low.weight_rows.size(); ++r) {
-        host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+      if (l.vq.vector_length != 0) {
+        pl.weight_bits += vq_rows(l.vq, low.weight_rows, weight_rows_);
+      } else {
+        for (size_t r = 0; r < low.weight_rows.size(); ++r) {
+          host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+        }
+        pl.weight_bits += low.weight_rows.size() * uint64_t{tiles} * lanes * 8;
       }
       for (size_t g = 0; g < low.params.size(); ++g) {
         host_write(HostTarget::kParams, param_groups_ + g,

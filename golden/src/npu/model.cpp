@@ -29,13 +29,13 @@ std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t bytes) {
 // The APB request as each window sees it: psel only where paddr points, the window's
 // address bits.
 struct Windows {
-  ApbRequest seq, planar, own, tasks;
+  ApbRequest seq, planar, own, tasks, vq;
   bool none = false;  ///< the address is in the planar window, beyond the engine's registers
 };
 
 // `planar_bits`: the planar engine's APB address bits (its window reaches 2^planar_bits
-// bytes; the RTL decodes the rest to no register).
-Windows route(const ApbRequest& r, unsigned planar_bits) {
+// bytes; the RTL decodes the rest to no register). `vq_bits`: the dequantizer's (0: no VQ).
+Windows route(const ApbRequest& r, unsigned planar_bits, unsigned vq_bits) {
   const uint32_t paddr = r.paddr & ((1U << kAddrBits) - 1);
   Windows w;
   w.seq = w.planar = w.own = w.tasks = r;
@@ -44,7 +44,11 @@ Windows route(const ApbRequest& r, unsigned planar_bits) {
   const bool planar_window = !to_tasks && !to_seq && ((paddr >> 9) & 1U) == 0;
   const bool to_planar = planar_window && (paddr & 0x1ffU) < (1U << planar_bits);
   w.none = planar_window && !to_planar;
-  const bool to_own = !to_tasks && !to_seq && !planar_window;
+  const bool to_vq = vq_bits != 0 && paddr >= kVqWindow && paddr < kVqWindow + (1U << vq_bits);
+  const bool to_own = !to_tasks && !to_seq && !planar_window && !to_vq;
+  w.vq = r;
+  w.vq.psel = r.psel && to_vq;
+  w.vq.paddr = paddr - (to_vq ? kVqWindow : 0);
   w.seq.psel = r.psel && to_seq;
   w.seq.paddr = paddr & 0x3ffU;
   w.planar.psel = r.psel && to_planar;
@@ -86,6 +90,9 @@ const NpuDesign& checked(const NpuDesign& d) {
         "addresses");
   }
   if (d.reads_in_flight == 0) throw std::invalid_argument("NpuModel: reads_in_flight is 0");
+  if (d.vq && (1U << vq_csr::register_map(*d.vq).addr_bits()) > 0x100) {
+    throw std::invalid_argument("NpuModel: the dequantizer's registers exceed their window");
+  }
   return d;
 }
 
@@ -100,6 +107,10 @@ NpuModel::NpuModel(const NpuDesign& design)
       planar_apb_bits_(planar_csr::register_map(design.planar).addr_bits()),
       cmd_{CommandModel(command_params(design, false)),
            CommandModel(command_params(design, true))} {
+  if (d_.vq) {
+    vq_.emplace(*d_.vq, d_.seq.tiles() * d_.lanes());
+    vq_apb_bits_ = vq_csr::register_map(*d_.vq).addr_bits();
+  }
   tasks_.reset();
 }
 
@@ -108,12 +119,15 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const unsigned lanes = d_.lanes();
   const size_t mem_bytes = (d_.seq.mem_data_bits() + 7) / 8;
   const size_t host_bytes = (d_.host_data_bits() + 7) / 8;
-  const Windows apb = route(in.apb, planar_apb_bits_);
+  const Windows apb = route(in.apb, planar_apb_bits_, vq_apb_bits_);
   // The command processors' outputs but `done` depend on their state only.
   const CommandOutputs cmd0[2] = {cmd_[0].outputs({}), cmd_[1].outputs({})};
   c.seq_in.apb = cmd0[0].holds ? cmd0[0].apb : apb.seq;
   c.planar_in.apb = cmd0[1].holds ? cmd0[1].apb : apb.planar;
-  const bool stalled = (apb.seq.psel && cmd0[0].holds) || (apb.planar.psel && cmd0[1].holds);
+  // The VQ loader's outputs but its APB response depend on its state only.
+  const VqLoadOutputs vq0 = vq_ ? vq_->outputs({}) : VqLoadOutputs{};
+  const bool stalled = (apb.seq.psel && cmd0[0].holds) || (apb.planar.psel && cmd0[1].holds) ||
+                       (apb.vq.psel && vq0.busy);
 
   // The host's gain-table write goes straight to the planar engine's parameter port.
   const HostRequest& h = in.host;
@@ -139,7 +153,7 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const PlanarOutputs p0 = planar_.outputs(c.planar_in);
 
   // 2. The arbiter: the planar write, its read A, its read B, the host (targets 0 to 3).
-  enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kHost };
+  enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kVq, kHost };
   Grant grant = Grant::kNone;
   MemRequest& m = c.seq_in.mem;
   auto planar_word = [&](uint64_t addr) {
@@ -161,6 +175,12 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     grant = Grant::kReadB;
     m.valid = true;
     planar_word(p0.b_req_addr);
+  } else if (vq0.st_valid) {
+    grant = Grant::kVq;
+    m.valid = m.write = true;
+    m.target = MemTarget::kWeights;
+    m.addr = vq0.st_row;
+    m.data = resized(vq0.st_data, mem_bytes);
   } else if (target < 4) {
     grant = Grant::kHost;
     m.valid = h.valid;
@@ -192,6 +212,20 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   p.a_rsp_data = word;
   p.b_rsp_data = std::move(word);
   c.planar_out = p0;
+
+  // The VQ loader: a row transfer or a codebook write from the host, its store write taken.
+  const bool host_write = h.valid && h.write;
+  if (vq_) {
+    VqLoadInputs& v = c.vq_in;
+    v.in_valid = host_write && h.target == HostTarget::kVqRow;
+    v.row = h.addr;
+    v.data = &h.data;
+    v.cb_we = host_write && h.target == HostTarget::kVqCodebook && !vq0.busy;
+    v.cb_row = static_cast<unsigned>(h.addr & 0xffffffffU);
+    v.cb_data = &h.data;
+    v.apb = stalled ? ApbRequest{} : apb.vq;
+    v.st_ready = grant == Grant::kVq && ready;
+  }
 
 #ifndef NDEBUG
   // The order of evaluation above holds only while these do not depend on those inputs.
@@ -248,7 +282,8 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
 
   // Outputs.
   NpuOutputs& o = c.out;
-  const bool busy = c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle;
+  const bool busy =
+      c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle || vq0.busy;
   if (stalled && in.apb.access()) {
     o.apb = ApbResponse{0, false, false};
   } else if (apb.none && in.apb.access()) {
@@ -259,6 +294,8 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     o.apb = p0.apb;
   } else if (apb.tasks.access()) {
     o.apb = to.apb;
+  } else if (apb.vq.access()) {
+    o.apb = vq_->outputs(c.vq_in).apb;
   } else if (apb.own.access()) {
     const bool cfg_err = c.seq_out.cfg_err || p0.cfg_err;
     o.apb = apb_response(map_, apb.own, [&](const regmap::RegisterAt& r) -> uint32_t {
@@ -275,7 +312,11 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
       }
     });
   }
-  o.host_ready = target >= 4 || (grant == Grant::kHost && ready);
+  // Targets 4 and 7 never wait, nor reads of 5 and 6 (they do nothing), nor anything of 5
+  // and 6 without VQ; writes of 5 and 6 wait for an idle VQ loader.
+  const bool to_loader =
+      vq_ && h.write && (h.target == HostTarget::kVqRow || h.target == HostTarget::kVqCodebook);
+  o.host_ready = to_loader ? !vq0.busy : target >= 4 || (grant == Grant::kHost && ready);
   o.host_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kHost;
   o.host_rdata = resized(c.seq_out.mem_rdata, host_bytes);
   const uint32_t flags = status_ | (to.err ? 1U << kTasksErrBit : 0) |
@@ -310,6 +351,7 @@ void NpuModel::tick(const NpuInputs& in) {
   tasks_.tick(c.tasks_in);
   cmd_[0].tick(c.cmd_in[0]);
   cmd_[1].tick(c.cmd_in[1]);
+  if (vq_) vq_->tick(c.vq_in);
   owner_ = c.read_owner;
   if (in.sys_rsp_valid) reads_.pop_front();
   if (c.sys_taken) reads_.push_back(*c.sys_taken);
@@ -318,7 +360,7 @@ void NpuModel::tick(const NpuInputs& in) {
   // wins over the count.
   uint32_t clear = 0;
   bool cycles_written = false;
-  const ApbRequest own = route(in.apb, planar_apb_bits_).own;
+  const ApbRequest own = route(in.apb, planar_apb_bits_, vq_apb_bits_).own;
   if (const auto t = apb_target(map_, own); t && own.pwrite) {
     switch (t->offset) {
       case kStatus:

@@ -13,7 +13,7 @@
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 2";
+constexpr const char* kMagic = "npugen-program 3";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
@@ -31,6 +31,10 @@ const char* target_name(HostTarget t) {
       return "params";
     case HostTarget::kPlanarGains:
       return "gains";
+    case HostTarget::kVqRow:
+      return "vq_row";
+    case HostTarget::kVqCodebook:
+      return "codebook";
   }
   return "?";
 }
@@ -166,9 +170,9 @@ std::string program_text(const Program& p) {
   out += fmt::format("input {}\n", tensor_text(p.input));
   out += fmt::format("layers {}\n", p.layers.size());
   for (const ProgramLayer& l : p.layers) {
-    out += fmt::format("layer {} {} {} {} {} {} {}\n", encode_name(l.name), net::op_name(l.op),
+    out += fmt::format("layer {} {} {} {} {} {} {} {}\n", encode_name(l.name), net::op_name(l.op),
                        l.neural ? "neural" : "planar", tensor_text(l.out), l.macs, l.mapping_bound,
-                       l.weight_rows);
+                       l.weight_rows, l.weight_bits);
   }
   out += fmt::format("steps {}\n", p.steps.size());
   for (const ProgramStep& s : p.steps) {
@@ -252,7 +256,7 @@ Program parse_program(const std::string& text) {
     keyword(t, "input", 7, "input A|B BASE N H W C");
     p.input = t.tensor(1);
   }
-  const char* layer_form = "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS";
+  const char* layer_form = "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS BITS";
   uint64_t layers = 0;
   {
     const Tokens t = next();
@@ -261,7 +265,7 @@ Program parse_program(const std::string& text) {
   }
   for (uint64_t i = 0; i < layers; ++i) {
     const Tokens t = next();
-    keyword(t, "layer", 13, layer_form);
+    keyword(t, "layer", 14, layer_form);
     ProgramLayer l;
     l.name = t.name(1);
     bool known = false;
@@ -277,6 +281,7 @@ Program parse_program(const std::string& text) {
     l.macs = t.number(10, "MACS");
     l.mapping_bound = t.number(11, "BOUND");
     l.weight_rows = t.number(12, "ROWS");
+    l.weight_bits = t.number(13, "BITS");
     p.layers.push_back(std::move(l));
   }
   uint64_t steps = 0;
@@ -296,12 +301,14 @@ Program parse_program(const std::string& text) {
       t.expect(4, "host TARGET ADDR DATA");
       s.kind = ProgramStep::Kind::kHostWrite;
       bool known = false;
-      for (unsigned v = 0; v <= static_cast<unsigned>(HostTarget::kPlanarGains); ++v) {
+      for (unsigned v = 0; v <= static_cast<unsigned>(HostTarget::kVqCodebook); ++v) {
         if (t.at(1) == target_name(static_cast<HostTarget>(v))) {
           s.target = static_cast<HostTarget>(v), known = true;
         }
       }
-      if (!known) t.fail(fmt::format("'{}' is not a, b, weights, params or gains", t.at(1)));
+      if (!known)
+        t.fail(
+            fmt::format("'{}' is not a, b, weights, params, gains, vq_row or codebook", t.at(1)));
       s.addr = t.number(2, "address");
       s.data = t.bytes(3);
     } else if (k == "apb") {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "blocks/npu/npu.hpp"
+#include "blocks/vq/vq.hpp"
 #include "elab/design.hpp"
 #include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
@@ -19,7 +20,9 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   out.top = npu_module;
   // The engines inside, leaves first (rendered again into a scratch map: the same text);
   // a file both list (the common queue) once.
-  for (const char* name : {"sequencer", "planar", "tasks"}) {
+  std::vector<const char*> inside = {"sequencer", "planar", "tasks"};
+  if (design.vq) inside.push_back("vq");
+  for (const char* name : inside) {
     const BlockDesign* inner = elab.find(name);
     if (inner == nullptr) throw std::logic_error(fmt::format("the NPU needs block {}", name));
     util::FileMap scratch;
@@ -40,10 +43,18 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   d.set("cmd_module", cmd_module);
   d.set("fifo_module", emit::fifo_module(elab));
   d.set("lanes", emit::dec(design.lanes()));
-  for (auto& path : emit::render_modules(
-           d, {{cmd_module, "npu/cmd.sv.mustache"}, {npu_module, "npu/npu.sv.mustache"}}, files)) {
-    out.rtl.push_back(std::move(path));
+  d.set("vq", emit::flag(design.vq.has_value()));
+  std::vector<std::pair<std::string, std::string>> modules = {{cmd_module, "npu/cmd.sv.mustache"}};
+  if (design.vq) {
+    const auto* vq = dynamic_cast<const vq::Design*>(elab.find("vq"));
+    if (vq == nullptr) throw std::logic_error("the NPU's VQ loader needs block vq");
+    d.set("vq_pkg", vq->package);
+    d.set("dequant_module", vq->dequant_module);
+    d.set("vq_load_module", vq_load_module);
+    modules.emplace_back(vq_load_module, "npu/vq_load.sv.mustache");
   }
+  modules.emplace_back(npu_module, "npu/npu.sv.mustache");
+  for (auto& path : emit::render_modules(d, modules, files)) out.rtl.push_back(std::move(path));
   // The C driver (sw/), and its adapter for the co-simulation (sim/).
   emit::TemplateData c = emit::common_data(elab, "");
   const std::string& name = elab.config.design.name;

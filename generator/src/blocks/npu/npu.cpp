@@ -6,6 +6,7 @@
 #include "blocks/planar/planar.hpp"
 #include "blocks/sequencer/sequencer.hpp"
 #include "blocks/tasks/tasks.hpp"
+#include "blocks/vq/vq.hpp"
 #include "emit/cpp_literal.hpp"
 
 namespace npugen::blocks::npu {
@@ -21,7 +22,9 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
       "with the task unit in front of them, under one APB port, a host data port, a "
       "system-memory read port and an interrupt; the planar engine reads and writes the "
       "sequencer's activation buffers A and B. `npugen compile` and `npugen run` run "
-      "networks on it. Absent or disabled: not generated.");
+      "networks on it. With vq.enabled, the dequantizer decodes weight rows sent as codebook "
+      "indices on their way into the weight store (the VQ weight loader). Absent or disabled: "
+      "not generated.");
   s.boolean("enabled", nc.enabled, "Generate the NPU top.");
   s.integer("reads_in_flight", nc.reads_in_flight, 1, 64,
             "System-memory reads the top keeps outstanding at most (its queue of owners; the "
@@ -84,6 +87,34 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
                           agu.params.act_words, 2 * agu.params.act_words, planar.params.act_words));
     }
   }
+  r.rule(
+      "With the NPU and vq.enabled (the VQ weight loader): vq.weight_format is int8 (the "
+      "weight store's), vq.copies x vq.row_weights divides pe_array.tiles x pe_array.lanes (a "
+      "store row is whole beats) and a row's indices, T x L / vq.min_vector_length of log2 "
+      "vq.rows bits, fit its T x L x 8 bits (the host port's row).");
+  const vq::VqConfig& vq = vq::config_of(c);
+  if (!r.describing() && seq.enabled && vq.enabled) {
+    const golden::VqParams& v = vq.params;
+    const uint64_t row = uint64_t{agu.params.tiles} * agu.params.lanes;
+    if (v.weight.kind != golden::WeightKind::kInt || v.weight.width != 8) {
+      r.error(where, path,
+              fmt::format("the NPU's weight store holds int8 weights: set vq.weight_format to "
+                          "int8 (it is {})",
+                          v.weight.name()));
+    } else if (row % v.beat_weights() != 0) {
+      r.error(where, path,
+              fmt::format("a weight-store row of T x L = {} weights is not a whole number of the "
+                          "dequantizer's beats of vq.copies x vq.row_weights = {} weights",
+                          row, v.beat_weights()));
+    } else if (row / v.min_vector_length * v.index_bits() > row * 8) {
+      r.error(where, path,
+              fmt::format("a row's {} indices of {} bits (vectors of vq.min_vector_length = {}) "
+                          "do not fit its {} bits: use vectors of at least {} weights or at most "
+                          "2^{} codebook rows",
+                          row / v.min_vector_length, v.index_bits(), v.min_vector_length, row * 8,
+                          (v.index_bits() + 7) / 8, 8 * v.min_vector_length));
+    }
+  }
   s.finish();
   return nc;
 }
@@ -94,7 +125,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check"};
-    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "tasks", "npu", "network"};
+    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "tasks", "vq", "npu", "network"};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
@@ -105,6 +136,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     d->design.planar = planar::config_of(c).params;
     d->design.tasks = tasks::config_of(c).params;
     d->design.reads_in_flight = config_of(c).reads_in_flight;
+    if (vq::config_of(c).enabled) d->design.vq = vq::config_of(c).params;
     const std::string& prefix = c.design.module_prefix;
     d->npu_module = fmt::format("{}_{}", prefix, kName);
     d->package = d->npu_module + "_pkg";
@@ -112,6 +144,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     d->planar_module = fmt::format("{}_planar", prefix);
     d->tasks_module = fmt::format("{}_tasks", prefix);
     d->cmd_module = fmt::format("{}_npu_cmd", prefix);
+    d->vq_load_module = fmt::format("{}_npu_vq_load", prefix);
     return d;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
@@ -133,6 +166,24 @@ class NpuBlock : public SectionBlock<NpuConfig> {
       tasks["planar_engines"] = 1;
       tasks["buffer_words"] = 2 * root["agu"]["act_words"].as<int64_t>();
       s.set("reads_in_flight", d.corner(1, 64));
+      // The VQ weight loader's rules: int8, whole beats a row, the indices fit a row.
+      YAML::Node vq = root["vq"];
+      if (vq && vq["enabled"].as<bool>(false)) {
+        const YAML::Node pe = root["pe_array"];
+        const unsigned row = pe["tiles"].as<unsigned>(1) * pe["lanes"].as<unsigned>(1);
+        vq["weight_format"] = "int8";
+        unsigned m = vq["row_weights"].as<unsigned>(4);
+        while (row % m != 0) m /= 2;
+        unsigned copies = std::max(1U, vq["copies"].as<unsigned>(4));
+        while (row % (copies * m) != 0) --copies;
+        const unsigned min_m = std::min(m, vq["min_vector_length"].as<unsigned>(2));
+        unsigned rows = vq["rows"].as<unsigned>(256);
+        while (rows > 2 && golden::ceil_log2(rows) > 8 * min_m) rows /= 2;
+        vq["row_weights"] = m;
+        vq["copies"] = copies;
+        vq["min_vector_length"] = min_m;
+        vq["rows"] = rows;
+      }
     }
     root["npu"] = npu;
   }
@@ -153,7 +204,8 @@ nlohmann::json Design::derived_json() const {
   return {{"host_data_bits", design.host_data_bits()},
           {"host_addr_bits", design.host_addr_bits()},
           {"memory_address_bits", design.tasks.memory_address_bits()},
-          {"modules", {npu_module, cmd_module}}};
+          {"modules", design.vq ? nlohmann::json{npu_module, cmd_module, vq_load_module}
+                                : nlohmann::json{npu_module, cmd_module}}};
 }
 
 elab::SvConstants Design::constants() const {
@@ -190,24 +242,36 @@ elab::SvConstants Design::constants() const {
                           "Descriptor register of the sequencer's register word 0."),
       SvConstant::integer("DescPlanar", kDescPlanar,
                           "Descriptor register of the planar engine's register word 0."),
+      SvConstant::integer("StoreAddrBits", g.seq.agu.weight_addr_bits(),
+                          "Bits of a weight-store row address."),
+      SvConstant::integer("StoreRowBits", g.seq.tiles() * g.lanes() * 8,
+                          "Bits of a weight-store row: T x L int8."),
   };
 }
 
 std::vector<std::string> Design::summary() const {
   const golden::NpuDesign& g = design;
-  return {fmt::format(
-      "npu {}: {} ({} x {} array) and {} behind {} ({} task-buffer entries, {} queues) under "
-      "one APB port; buffers A and B of {} words; host port {} data bits, {} address bits; "
-      "system memory {} address bits, {} reads in flight",
-      npu_module, seq_module, g.seq.tiles(), g.lanes(), planar_module, tasks_module,
-      g.tasks.entries, g.tasks.queues, g.act_words(), g.host_data_bits(), g.host_addr_bits(),
-      g.tasks.memory_address_bits(), g.reads_in_flight)};
+  return {
+      fmt::format(
+          "npu {}: {} ({} x {} array) and {} behind {} ({} task-buffer entries, {} queues) under "
+          "one APB port; buffers A and B of {} words; host port {} data bits, {} address bits; "
+          "system memory {} address bits, {} reads in flight",
+          npu_module, seq_module, g.seq.tiles(), g.lanes(), planar_module, tasks_module,
+          g.tasks.entries, g.tasks.queues, g.act_words(), g.host_data_bits(), g.host_addr_bits(),
+          g.tasks.memory_address_bits(), g.reads_in_flight) +
+      (g.vq ? fmt::format("; VQ weight loader: {} codebook rows of {} weights, {} lookups a "
+                          "cycle",
+                          g.vq->rows, g.vq->row_weights, g.vq->copies)
+            : std::string{})};
 }
 
 DesignParams Design::design_params() const {
-  return {
-      {"npugen/golden/npu/params.hpp"},
-      fmt::format("inline constexpr unsigned kNpuReadsInFlight = {};\n", design.reads_in_flight)};
+  // The VQ loader's dequantizer is the vq block's (kVq, written by that block).
+  return {{"npugen/golden/npu/params.hpp"},
+          fmt::format("inline constexpr unsigned kNpuReadsInFlight = {};\n"
+                      "/// The VQ weight loader's dequantizer (nullopt: none).\n"
+                      "inline std::optional<golden::VqParams> npu_vq() {{ return {}; }}\n",
+                      design.reads_in_flight, design.vq ? "kVq" : "std::nullopt")};
 }
 
 }  // namespace npugen::blocks::npu

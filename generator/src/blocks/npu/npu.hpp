@@ -34,6 +34,7 @@ class Design : public BlockDesign {
   std::string seq_module, planar_module;  ///< the engines inside
   std::string tasks_module;               ///< the task unit (the front end)
   std::string cmd_module;                 ///< a command processor (one per engine)
+  std::string vq_load_module;             ///< the VQ weight loader (with VQ)
 
   [[nodiscard]] elab::SvConstants constants() const;
 

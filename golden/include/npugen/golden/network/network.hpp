@@ -41,6 +41,15 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
+/// A conv or fc layer whose weights are loaded as codebook indices (the NPU's VQ weight
+/// loader; `vq:` in the network file): every run of `vector_length` consecutive weights along
+/// the input channels is one of the codebook's vectors, and the layer's weights are those
+/// vectors (its arithmetic uses them).
+struct VqTable {
+  unsigned vector_length = 0;    ///< m; 0: the weights are loaded as they are
+  std::vector<int8_t> codebook;  ///< V x m weights; vector 0 is all zeros
+};
+
 struct Layer {
   std::string name;
   Op op = Op::kConv;
@@ -49,6 +58,7 @@ struct Layer {
   int line = 0;                ///< where the network file defines it (messages)
 
   reference::ConvLayer conv;     ///< conv, fc: weights, bias, x_zp, per-channel output
+  VqTable vq;                    ///< conv, fc: loaded as codebook indices
   reference::PoolWindow window;  ///< pools (and the conv's kernel, stride, padding)
   int32_t act_min = -128;        ///< pools, reduce_max, activation: the clamp
   int32_t act_max = 127;
@@ -69,5 +79,14 @@ struct Network {
   /// The shape of tensor `t` (0 the input).
   [[nodiscard]] const Shape& shape_of(size_t t) const { return t == 0 ? input : layers[t - 1].out; }
 };
+
+/// Makes `layer` (conv or fc, its weights given) a VQ layer: trains a codebook of
+/// `codewords` - 1 vectors of `vector_length` consecutive weights along its input channels
+/// (golden::vq_train: k-means++ seeding, Lloyd iterations, seed 1), puts the zero vector in
+/// front as vector 0, gives every run of weights the nearest vector (squared distance; the
+/// lowest index on a tie) and replaces the weights by those vectors. `channels`: the layer's
+/// input channels, a multiple of the vector length. Throws std::invalid_argument when the
+/// vector length is not a power of two dividing `channels` or codewords is below 2.
+void make_vq_layer(Layer& layer, int channels, unsigned vector_length, unsigned codewords);
 
 }  // namespace npugen::golden::net

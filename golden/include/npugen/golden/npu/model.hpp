@@ -42,9 +42,17 @@
 // psel reaches the window paddr selects (paddr[11] = 1 the task unit with paddr[10:0],
 // else paddr[10] = 0 the sequencer with paddr[9:0], else paddr[9] = 0 the planar engine
 // with paddr[8:0] below 2^(its address bits), no register above, else the own registers
-// with paddr[8:0]); prdata and pslverr come from that window; pready is 1, except for an engine's
-// window while its command processor holds the engine's port (then pready, prdata and pslverr are 0
-// and the engine sees the processor's transfer instead).
+// with paddr[8:0]; with VQ, [kVqWindow, kVqWindow + 2^(the dequantizer's address bits)) is the VQ
+// loader's dequantizer); prdata and pslverr come from that window; pready is 1, except for an
+// engine's window while its command processor holds the engine's port (then pready, prdata and
+// pslverr are 0 and the engine sees the processor's transfer instead), and for the dequantizer's
+// window while the VQ loader is busy.
+//
+// With VQ (docs/npu.md, golden VqLoadModel): a host write to target 5 (a row of indices) is
+// taken by the VQ loader when it is idle, one to target 6 (a codebook row) likewise; reads of
+// 5 and 6 and anything to 7 are taken at once and do nothing. The loader's decoded row is
+// the host-port arbiter's fourth request, after the planar engine's three and before the
+// host's: a write of the weight store (target 2). BUSY includes the loader's.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +63,7 @@
 #include "npugen/golden/common/apb.hpp"
 #include "npugen/golden/npu/command.hpp"
 #include "npugen/golden/npu/params.hpp"
+#include "npugen/golden/npu/vq_load.hpp"
 #include "npugen/golden/planar/model.hpp"
 #include "npugen/golden/sequencer/model.hpp"
 #include "npugen/golden/tasks/unit_model.hpp"
@@ -121,6 +130,8 @@ class NpuModel {
   [[nodiscard]] const CommandModel& command(unsigned k) const { return cmd_[k]; }
   /// System-memory reads outstanding.
   [[nodiscard]] size_t reads_outstanding() const { return reads_.size(); }
+  /// The VQ weight loader (designs with VQ).
+  [[nodiscard]] const std::optional<VqLoadModel>& vq_loader() const { return vq_; }
   /// The top's own registers (npu_csr::register_map).
   [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
   /// Buffer b's word (L bytes), as the sequencer's model holds it.
@@ -140,6 +151,7 @@ class NpuModel {
     TaskUnitInputs tasks_in;
     CommandInputs cmd_in[2];
     std::optional<MemRequester> sys_taken;  ///< a system-memory read taken at this edge
+    VqLoadInputs vq_in;
     NpuOutputs out;
   };
   [[nodiscard]] Cycle decide(const NpuInputs& in) const;
@@ -151,6 +163,8 @@ class NpuModel {
   TaskUnitModel tasks_;
   unsigned planar_apb_bits_;        ///< the planar engine's APB address bits
   CommandModel cmd_[2];             ///< neural, planar
+  std::optional<VqLoadModel> vq_;   ///< with VQ
+  unsigned vq_apb_bits_ = 0;        ///< the dequantizer's APB address bits
   std::deque<MemRequester> reads_;  ///< owners of the outstanding system-memory reads
   Owner owner_ = Owner::kNone;      ///< whose read the sequencer answers this cycle
   uint32_t status_ = 0, irq_enable_ = 0, cycles_ = 0;

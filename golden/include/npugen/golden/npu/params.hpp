@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/common/regmap.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/params.hpp"
 #include "npugen/golden/tasks/params.hpp"
+#include "npugen/golden/vq/params.hpp"
 
 namespace npugen::golden {
 
@@ -23,6 +25,10 @@ struct NpuDesign {
   PlanarParams planar;  ///< the planar engine: lanes = L, words = 1, act_words = 2 x buffer
   TaskParams tasks;     ///< the front end: one engine of each kind, buffer_words = planar's
   unsigned reads_in_flight = 8;  ///< system-memory reads outstanding at most (npu section)
+  /// The VQ weight loader's dequantizer (section vq, enabled with the NPU): host transfers of
+  /// a weight row's indices are decoded into the weight store (docs/npu.md). int8 weights,
+  /// P x M dividing T x L.
+  std::optional<VqParams> vq;
 
   [[nodiscard]] unsigned lanes() const { return seq.lanes(); }
   /// Words of each activation buffer; the planar engine's addresses: buffer A at
@@ -50,6 +56,8 @@ enum class HostTarget : unsigned {
   kWeights = 2,      ///< a weight-store row (T x L int8)
   kParams = 3,       ///< a post parameter-table group (write only)
   kPlanarGains = 4,  ///< a planar gain-table row of L entries (write only; always ready)
+  kVqRow = 5,        ///< with VQ: a weight-store row as T x L / m indices, decoded on the way
+  kVqCodebook = 6,   ///< with VQ: a codebook row of M weights (write only)
 };
 inline constexpr unsigned kHostTargetBits = 3;
 
@@ -73,6 +81,9 @@ inline constexpr uint32_t kSequencerWindow = 0x000;  ///< 0x400 bytes
 inline constexpr uint32_t kPlanarWindow = 0x400;     ///< 0x200 bytes
 inline constexpr uint32_t kOwnWindow = 0x600;        ///< 0x200 bytes
 inline constexpr uint32_t kTasksWindow = 0x800;      ///< 0x800 bytes
+/// With VQ: the weight loader's dequantizer registers (docs/vq_registers.md), carved out of
+/// the top half of the own window.
+inline constexpr uint32_t kVqWindow = 0x700;  ///< 2^(the dequantizer's address bits) bytes
 /// Descriptor register addresses (docs/tasks.md) that program the engines: register word
 /// i of the sequencer's APB port is descriptor register kDescSequencer + i, of the planar
 /// engine's kDescPlanar + i. The command processors replay them.

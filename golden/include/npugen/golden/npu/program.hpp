@@ -83,6 +83,8 @@ struct ProgramLayer {
                                ///< H x W x ceil(C/L), the input's words; AguLayer::steps);
                                ///< planar: beats (planar_beats)
   uint64_t weight_rows = 0;    ///< weight-store rows it uses
+  uint64_t weight_bits = 0;    ///< bits of weights the host sends for it: its rows (T x L x 8
+                               ///< a row), or with VQ its codebook and its rows' indices
   bool operator==(const ProgramLayer&) const = default;
 };
 

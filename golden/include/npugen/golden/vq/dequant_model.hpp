@@ -1,7 +1,7 @@
 // Cycle model of the generated dequantizer (SPEC M3) at its ports: configuration
-// registers on an APB port (npugen/golden/common/apb.hpp), a codebook write port that fills every copy, an index stream in and a weight
-// stream out, both valid/ready. Bit-exact and cycle-exact: the co-simulation compares it
-// with the RTL every cycle.
+// registers on an APB port (npugen/golden/common/apb.hpp), a codebook write port that fills every
+// copy, an index stream in and a weight stream out, both valid/ready. Bit-exact and cycle-exact:
+// the co-simulation compares it with the RTL every cycle.
 //
 // Timing. A lookup beat (P indices) is accepted when in_valid_i and in_ready_o; its
 // weights are on out_weights_o from the next cycle until out_ready_i takes them.
@@ -26,7 +26,7 @@ struct VqInputs {
   bool cb_we = false;
   unsigned cb_row = 0;
   std::vector<uint32_t> cb_data;  ///< M weights of the row
-  ApbRequest apb;  ///< the register port
+  ApbRequest apb;                 ///< the register port
 };
 
 struct VqOutputs {
@@ -51,6 +51,12 @@ class VqDequantModel {
 
   [[nodiscard]] const VqParams& params() const { return p_; }
   [[nodiscard]] const regmap::RegisterMap& register_map() const { return map_; }
+  /// CTRL now (the RTL's vq_en_o and vlen_log2_o): the settings a beat accepted at the
+  /// next edge gets.
+  [[nodiscard]] bool vq_enabled() const { return ((ctrl_ >> vq_csr::kCtrlVqEnBit) & 1U) != 0; }
+  [[nodiscard]] unsigned vlen_log2() const {
+    return (ctrl_ >> vq_csr::kCtrlVlenLsb) & ((1U << vq_csr::kCtrlVlenBits) - 1);
+  }
 
  private:
   [[nodiscard]] bool in_ready(const VqInputs& in) const;
