@@ -672,7 +672,7 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
   CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
   CHECK(message(with(2, "sequencing later")) == "line 3: 'later' is not tasks or host");
   CHECK(message(with(4, "layer conv1 conv neural B 0 1 8 8")).rfind("line 5:", 0) == 0);
-  CHECK(message(with(5, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1")) ==
+  CHECK(message(with(5, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
         "line 6: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
@@ -763,4 +763,104 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     CHECK(layer == 0);
     CHECK(m.rfind("layer conv_a: the network has no weights or quantization", 0) == 0);
   }
+}
+
+TEST_CASE("a VQ layer: the zero vector first, every run of weights one of the codebook's",
+          "[npu][vq]") {
+  const net::Network n = read_network(kNetworks / "digits" / "digits_vq.yaml");
+  const net::Network dense = read_network(kNetworks / "digits" / "digits.yaml");
+  for (const size_t i : {size_t{2}, size_t{4}}) {  // conv2, fc1
+    const net::Layer& l = n.layers[i];
+    REQUIRE(l.vq.vector_length == 4);
+    REQUIRE(l.vq.codebook.size() == 256 * 4);
+    for (unsigned j = 0; j < 4; ++j) CHECK(l.vq.codebook[j] == 0);
+    const std::vector<int8_t>& w = l.conv.weights;
+    REQUIRE(w.size() == dense.layers[i].conv.weights.size());
+    for (size_t v = 0; v < w.size() / 4; ++v) {
+      bool found = false;
+      for (size_t c = 0; c < 256 && !found; ++c) {
+        found = std::equal(w.begin() + static_cast<std::ptrdiff_t>(v * 4),
+                           w.begin() + static_cast<std::ptrdiff_t>(v * 4 + 4),
+                           l.vq.codebook.begin() + static_cast<std::ptrdiff_t>(c * 4));
+      }
+      CHECK(found);
+    }
+  }
+  net::Layer bad = n.layers[0];  // conv1: one input channel
+  CHECK_THROWS_AS(net::make_vq_layer(bad, 1, 2, 16), std::invalid_argument);
+  CHECK_THROWS_AS(net::make_vq_layer(bad, 8, 3, 16), std::invalid_argument);
+  CHECK_THROWS_AS(net::make_vq_layer(bad, 8, 2, 1), std::invalid_argument);
+}
+
+TEST_CASE("VQ layers through the golden model's VQ loader equal the reference interpreter",
+          "[npu][vq]") {
+  const net::Network n = read_network(kNetworks / "digits" / "digits_vq.yaml");
+  const reference::Tensor x = digits_images(4);
+  NpuDesign d = even_design();
+  VqParams q;  // seed 002's example: 256 rows of 4 int8 weights, 4 copies
+  q.rows = 256, q.row_weights = 4, q.copies = 4, q.min_vector_length = 2;
+  q.weight = WeightFormat{WeightKind::kInt, 8};
+  d.vq = q;
+  for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+    const Program p = compile_network(d, n, 4, how);
+    size_t rows = 0, book = 0;
+    for (const ProgramStep& s : p.steps) {
+      rows += s.kind == ProgramStep::Kind::kHostWrite && s.target == HostTarget::kVqRow;
+      book += s.kind == ProgramStep::Kind::kHostWrite && s.target == HostTarget::kVqCodebook;
+    }
+    CHECK(rows == p.layers[2].weight_rows + p.layers[4].weight_rows);
+    CHECK(book == 2 * 256);  // two layers' codebooks of 256 vectors, one a row (m = M)
+    const ProgramRun run = check_network(d, n, x, how);
+    CHECK(run.cycles > 0);
+  }
+  // Without the loader the compiler refuses the layer, naming it and the key.
+  try {
+    (void)compile_network(even_design(), n, 4);
+    FAIL("a VQ layer compiled for a design without the loader");
+  } catch (const CompileError& e) {
+    CHECK(e.layer == 2);
+    CHECK_THAT(e.what(), Catch::Contains("vq.enabled"));
+  }
+}
+
+TEST_CASE("the VQ loader decodes a row in B + 3 cycles and writes it whole", "[npu][vq]") {
+  VqParams q;
+  q.rows = 16, q.row_weights = 4, q.copies = 2, q.min_vector_length = 2;
+  q.weight = WeightFormat{WeightKind::kInt, 8};
+  const unsigned row = 16;  // T x L: 2 beats of 8 weights with m = 4
+  VqLoadModel m(q, row);
+  std::vector<uint8_t> book(4);
+  for (unsigned r = 0; r < 4; ++r) {  // codebook rows r: weights 4r + j
+    for (unsigned j = 0; j < 4; ++j) book[j] = static_cast<uint8_t>(4 * r + j);
+    VqLoadInputs in;
+    in.cb_we = true, in.cb_row = r, in.cb_data = &book;
+    CHECK(m.outputs(in).in_ready);
+    m.tick(in);
+  }
+  // Indices 3, 0, 2, 1 (4 bits each): the row's vectors are codebook rows 3, 0, 2, 1.
+  const std::vector<uint8_t> data = {0x03, 0x12};
+  VqLoadInputs in;
+  in.in_valid = true, in.row = 5, in.data = &data;
+  CHECK(m.beats() == 2);
+  m.tick(in);
+  unsigned cycles = 1;
+  VqLoadInputs idle;
+  while (!m.outputs(idle).st_valid) {
+    CHECK(m.outputs(idle).busy);
+    CHECK_FALSE(m.outputs(in).in_ready);
+    m.tick(idle);
+    ++cycles;
+    REQUIRE(cycles < 10);
+  }
+  const VqLoadOutputs o = m.outputs(idle);
+  CHECK(o.st_row == 5);
+  const unsigned want[4] = {3, 0, 2, 1};
+  for (unsigned v = 0; v < 4; ++v) {
+    for (unsigned j = 0; j < 4; ++j) CHECK(o.st_data[v * 4 + j] == 4 * want[v] + j);
+  }
+  idle.st_ready = true;
+  m.tick(idle);
+  ++cycles;
+  CHECK(cycles == 2 + 3);  // B + 3 from the transfer's edge to the idle loader
+  CHECK_FALSE(m.outputs({}).busy);
 }

@@ -153,7 +153,8 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
                         {"shape", {l.out.n, l.out.h, l.out.w, l.out.c}}}},
                       {"macs", l.macs},
                       {"mapping_bound", l.mapping_bound},
-                      {"weight_rows", l.weight_rows}});
+                      {"weight_rows", l.weight_rows},
+                      {"weight_bits", l.weight_bits}});
   }
   size_t host_writes = 0, apb_writes = 0;
   for (const auto& s : p.steps) {
@@ -427,6 +428,7 @@ void add_network_commands(CLI::App& app) {
            {"mapping_efficiency",
             cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
            {"weight_rows", pl.weight_rows},
+           {"weight_bits_per_batch", pl.weight_bits},
            {"output_words_per_batch", pl.out.words(d.lanes())},
            {"first_batch_finished_at", first_finish[i]}});
     }
