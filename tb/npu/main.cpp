@@ -294,6 +294,7 @@ class NpuBench {
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
     s.goal("neural layers run", neural, true);
     s.goal("planar layers run", planar, false);
+    s.goal("inputs written im2col'd for their convolution", p.packing.on ? 1 : 0, false);
     if (kD.vq) {
       s.goal("weight rows loaded as codebook indices", raw_loads_ != 0 ? 0 : vq_rows_, false);
       s.goal("weight rows loaded raw through the VQ loader", raw_loads_, false);

@@ -16,7 +16,7 @@ expect() {  # expect FILE TEXT [command...]: status 2, TEXT on stderr, no output
   grep -qF -- "$text" "$work/stderr" || fail "$file: no '$text' in: $(cat "$work/stderr")"
   [ ! -e "$work/out" ] || fail "$file: something was written"
 }
-compile() { "$npugen" compile "$config" --network "$1" --out "$work/out"; }
+compile() { "$npugen" compile "$config" --network "$1" --out "$work/out" "${@:2}"; }
 
 # A layer beyond the generated maxima: a 5 x 5 kernel on a design of 3 x 3 at most.
 sed '0,/^    kernel: 3$/s//    kernel: 5/; 0,/conv1_w.npy/s//conv1_w5.npy/' "$digits/digits.yaml" >"$work/big_kernel.yaml"
@@ -28,7 +28,9 @@ header += " " * (63 - (10 + len(header)) % 64) + "\n"
 open(sys.argv[1] + "/conv1_w5.npy", "wb").write(
     b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + b"\x01" * 200)
 PY
-expect big_kernel.yaml "big_kernel.yaml:13: error: layer conv1" compile "$work/big_kernel.yaml"
+# (Unpacked: packed, the first layer runs as a 1 x 1 convolution over its 25-value windows.)
+expect big_kernel.yaml "big_kernel.yaml:13: error: layer conv1" compile "$work/big_kernel.yaml" \
+  --no-input-packing
 # A weight file of the wrong shape, and a missing one.
 sed 's/conv2_w.npy/conv1_w.npy/' "$digits/digits.yaml" >"$work/wrong_shape.yaml"
 expect wrong_shape.yaml "conv1_w.npy: expected int8 [16][3][3][8], got |i1 [8][3][3][1]" \

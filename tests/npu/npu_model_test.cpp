@@ -288,7 +288,16 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
     CHECK(p.layers[0].neural);
     CHECK_FALSE(p.layers[1].neural);
     // conv1: 4 images x 8 x 8 pixels x 3 x 3 x 1 channel word x ceil(8 / T) blocks.
-    CHECK(p.layers[0].mapping_bound == 4 * 64 * 9 * ((8 + d.seq.tiles() - 1) / d.seq.tiles()));
+    // conv1 over the packed input (InputPacking): 4 images x 8 x 8 pixels x ceil(9 / L)
+    // words of its 3 x 3 x 1 window x ceil(8 / T) blocks; unpacked, 3 x 3 x 1 channel word.
+    const unsigned blocks = (8 + d.seq.tiles() - 1) / d.seq.tiles();
+    CHECK(p.packing.on);
+    CHECK(p.input == ProgramTensor{0, 0, 4, 8, 8, 9});
+    CHECK(p.layers[0].mapping_bound == 4 * 64 * ((9 + d.lanes() - 1) / d.lanes()) * blocks);
+    const Program unpacked = compile_network(d, n, 4, Sequencing::kTasks, false);
+    CHECK_FALSE(unpacked.packing.on);
+    CHECK(unpacked.layers[0].mapping_bound == 4 * 64 * 9 * blocks);
+    CHECK(unpacked.layers[0].macs == p.layers[0].macs);
     CHECK(p.layers[0].macs == 4 * 64 * 8 * 9);
     CHECK(p.layers[4].macs == 4 * 10 * 64);
     CHECK(p.layers[4].out == ProgramTensor{p.layers[4].out.buf, p.layers[4].out.base, 4, 1, 1, 10});
@@ -636,9 +645,10 @@ TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
 
 TEST_CASE("a program's text parses back to it; a malformed text names its line", "[npu]") {
   const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < 4; ++k) {  // packed input but for k = 3
     const NpuDesign d = k == 1 ? odd_design() : even_design();
-    Program p = compile_network(d, n, 2, k == 2 ? Sequencing::kHost : Sequencing::kTasks);
+    Program p = compile_network(d, n, 2, k == 2 ? Sequencing::kHost : Sequencing::kTasks, k != 3);
+    CHECK(p.packing.on == (k != 3));
     const std::string text = program_text(p);
     CHECK(parse_program(text) == p);
     CHECK(program_text(parse_program(text)) == text);
@@ -667,13 +677,15 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
     }
     return "parsed";
   };
-  const size_t first_step = 5 + p.layers.size() + 1;
+  const size_t first_step = 6 + p.layers.size() + 1;
   CHECK(message(with(0, "npugen-program 1")).rfind("line 1:", 0) == 0);
   CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
   CHECK(message(with(2, "sequencing later")) == "line 3: 'later' is not tasks or host");
   CHECK(message(with(4, "layer conv1 conv neural B 0 1 8 8")).rfind("line 5:", 0) == 0);
-  CHECK(message(with(5, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
-        "line 6: 'convolution' is not a layer kind");
+  CHECK(message(with(4, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
+        "line 5: zero point '-129' is not an integer from -128 to 127");
+  CHECK(message(with(6, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
+        "line 7: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
   CHECK(message(with(first_step + 2, "jump 3")).rfind(fmt::format("line {}:", first_step + 3), 0) ==

@@ -2,11 +2,13 @@
 # does), elaborates the hierarchy and runs proc: no syntax its front end rejects, no
 # latch. The full synthesis takes minutes (scripts/npu_cost_table.sh reports its cells and
 # flip-flops by block), so CI stops here.
-#   yosys_elaborate.sh DESIGN_DIR NAME
+# With TOP, that module of the top's hierarchy instead (the VQ loader of npu_vq: its
+# dequantizer and codebooks, without the 4096-row weight store proc takes a minute on).
+#   yosys_elaborate.sh DESIGN_DIR NAME [TOP]
 source "$(dirname "$0")/../scripts/common.sh"
 dir=$1 name=$2
 cd "$dir"
-top=$(basename "$(ls rtl/*_npu.sv)" .sv)
+top=${3:-$(basename "$(ls rtl/*_npu.sv)" .sv)}
 reads=$(grep -v '^//' "${name}_npu.f" | sed '/^$/d; s/^/read_verilog -sv /; s/$/;/' | tr '\n' ' ')
 log=$(mktemp)
 yosys -q -l "$log" -p "$reads hierarchy -check -top $top; proc;

@@ -56,12 +56,15 @@ net::NetworkFile read_network(const std::string& file) {
   return std::move(*r.file);
 }
 
-void add_sequencing_option(CLI::App& cmd, std::string& value) {
+void add_sequencing_option(CLI::App& cmd, std::string& value, bool& no_packing) {
   cmd.add_option("--sequencing", value,
                  "tasks: descriptors in system memory (compile: memory.bin), the task unit runs "
                  "the layers; host: the host programs each layer and waits for it")
       ->check(CLI::IsMember({"tasks", "host"}))
       ->capture_default_str();
+  cmd.add_flag("--no-input-packing", no_packing,
+               "Write the input as it is, never im2col'd for a first convolution with few "
+               "channels (docs/npu.md: input packing)");
 }
 
 golden::Sequencing sequencing_of(const std::string& name) {
@@ -69,9 +72,9 @@ golden::Sequencing sequencing_of(const std::string& name) {
 }
 
 golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
-                        const std::string& file, int batch, golden::Sequencing how) {
+                        const std::string& file, int batch, golden::Sequencing how, bool pack) {
   try {
-    return golden::compile_network(d, f.network, batch, how);
+    return golden::compile_network(d, f.network, batch, how, pack);
   } catch (const golden::CompileError& e) {
     const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
                          ? f.network.layers[static_cast<size_t>(e.layer)].line
@@ -170,7 +173,9 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
           {"input",
            {{"buffer", p.input.buf == 0 ? "A" : "B"},
             {"base", p.input.base},
-            {"words", p.input.words(d.lanes())}}},
+            {"words", p.input.words(d.lanes())},
+            {"packed", p.packing.on},
+            {"shape", {p.input.n, p.input.h, p.input.w, p.input.c}}}},
           {"layers", layers},
           {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
 }
@@ -178,6 +183,7 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
   std::string sequencing = "tasks";
+  bool no_packing = false;  ///< --no-input-packing
   int batch = 1;
   int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
@@ -199,12 +205,13 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  add_sequencing_option(*compile_cmd, c.sequencing);
+  add_sequencing_option(*compile_cmd, c.sequencing, c.no_packing);
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
     const net::NetworkFile f = read_network(c.network);
-    const golden::Program p = compile(d, f, c.network, c.batch, sequencing_of(c.sequencing));
+    const golden::Program p =
+        compile(d, f, c.network, c.batch, sequencing_of(c.sequencing), !c.no_packing);
     golden::reference::Tensor zero;
     zero.n = c.batch;
     zero.h = f.network.input.h;
@@ -250,7 +257,7 @@ void add_network_commands(CLI::App& app) {
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
       ->check(CLI::PositiveNumber);
-  add_sequencing_option(*run_cmd, r.sequencing);
+  add_sequencing_option(*run_cmd, r.sequencing, r.no_packing);
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -277,12 +284,14 @@ void add_network_commands(CLI::App& app) {
     int batch = std::min(run.input.n, most);
     for (; batch > 1; --batch) {
       try {
-        (void)golden::compile_network(d, f.network, batch, sequencing_of(r.sequencing));
+        (void)golden::compile_network(d, f.network, batch, sequencing_of(r.sequencing),
+                                      !r.no_packing);
         break;
       } catch (const golden::CompileError&) {
       }
     }
-    const golden::Program first = compile(d, f, r.network, batch, sequencing_of(r.sequencing));
+    const golden::Program first =
+        compile(d, f, r.network, batch, sequencing_of(r.sequencing), !r.no_packing);
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
@@ -301,6 +310,7 @@ void add_network_commands(CLI::App& app) {
         fmt::format("npugen run {} --network {} --input {}", r.config, r.network, r.input);
     if (!r.design_dir.empty()) repro += " --design " + r.design_dir;
     if (r.sequencing != "tasks") repro += " --sequencing " + r.sequencing;
+    if (r.no_packing) repro += " --no-input-packing";
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;
@@ -329,7 +339,9 @@ void add_network_commands(CLI::App& app) {
     for (int b = 0; b < batches; ++b) {
       const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
       golden::RunFile chunk;
-      chunk.program = n == batch ? first : compile(d, f, r.network, n, sequencing_of(r.sequencing));
+      chunk.program = n == batch
+                          ? first
+                          : compile(d, f, r.network, n, sequencing_of(r.sequencing), !r.no_packing);
       chunk.input = slice(run.input, n0, n);
       for (size_t i = 1; i < tensors.size(); ++i)
         chunk.expected.push_back(slice(tensors[i], n0, n));

@@ -131,11 +131,12 @@ struct LayerTask {
 
 class Compiler {
  public:
-  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing)
+  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing, bool pack)
       : d_(d),
         n_(n),
         batch_(batch),
         tasks_(sequencing == Sequencing::kTasks),
+        pack_(pack),
         buffers_(d.act_words(), sequencing == Sequencing::kTasks) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
   }
@@ -170,6 +171,7 @@ class Compiler {
     at_.resize(tensors);
     ProgramTensor& in = at_[0];
     in.n = batch_, in.h = n_.input.h, in.w = n_.input.w, in.c = n_.input.c;
+    if (pack_) pack_input_for_reader(in);
     const uint64_t words = in.words(d_.lanes());
     if (words > d_.act_words()) {
       throw CompileError(fmt::format("the input ({} image(s) of {}x{}x{}, {} words) does not fit "
@@ -257,6 +259,41 @@ class Compiler {
     s.apb_addr = addr, s.apb_data = data;
     p_.steps.push_back(std::move(s));
   }
+  // The input written im2col'd for its one reader (InputPacking) when that is a convolution
+  // that then reads fewer rows a pixel, and the packed input fits buffer A and the
+  // sequencer's channels.
+  void pack_input_for_reader(ProgramTensor& in) {
+    std::optional<size_t> reader;
+    unsigned readers = 0;
+    for (size_t i = 0; i < n_.layers.size(); ++i) {
+      for (const size_t t : n_.layers[i].inputs) {
+        if (t == 0) ++readers, reader = i;
+      }
+    }
+    if (readers != 1 || n_.layers[*reader].op != net::Op::kConv) return;
+    const net::Layer& l = n_.layers[*reader];
+    const reference::ConvLayer& c = l.conv;
+    const uint64_t lanes = d_.lanes();
+    const uint64_t taps = static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w);
+    const uint64_t channels = taps * static_cast<uint64_t>(in.c);
+    const uint64_t rows = taps * ((static_cast<uint64_t>(in.c) + lanes - 1) / lanes);
+    const uint64_t packed_rows = (channels + lanes - 1) / lanes;
+    const uint64_t words = static_cast<uint64_t>(batch_) * static_cast<uint64_t>(l.out.h) *
+                           static_cast<uint64_t>(l.out.w) * packed_rows;
+    if (packed_rows >= rows || words > d_.act_words() || channels > d_.seq.agu.max_channels) {
+      return;
+    }
+    InputPacking& k = p_.packing;
+    k.on = true;
+    k.h = in.h, k.w = in.w, k.c = in.c;
+    k.kernel_h = c.kernel_h, k.kernel_w = c.kernel_w;
+    k.stride_y = c.stride_y, k.stride_x = c.stride_x;
+    k.pad_top = c.pad_top, k.pad_left = c.pad_left;
+    k.zero_point = n_.input_zero_point;
+    in.h = l.out.h, in.w = l.out.w, in.c = static_cast<int>(channels);
+    packed_reader_ = reader;
+  }
+
   // An APB access of the host's own (weights are the host's to load, whatever the sequencing).
   void host_apb(ProgramStep::Kind kind, uint32_t addr, uint32_t data = 0) {
     ProgramStep s;
@@ -334,6 +371,11 @@ class Compiler {
     reference::ConvLayer c = l.conv;
     if (fc) {  // weights [K][H*W*C]: a kernel over the whole input
       c.kernel_h = x.h, c.kernel_w = x.w;
+      c.stride_y = c.stride_x = 1;
+      c.pad_top = c.pad_bottom = c.pad_left = c.pad_right = 0;
+    }
+    if (packed_reader_ == i) {  // over the packed input: 1 x 1, weights [K][KH*KW*C] as they are
+      c.kernel_h = c.kernel_w = 1;
       c.stride_y = c.stride_x = 1;
       c.pad_top = c.pad_bottom = c.pad_left = c.pad_right = 0;
     }
@@ -718,9 +760,11 @@ class Compiler {
   const net::Network& n_;
   int batch_;
   bool tasks_;
-  LayerTask task_;                      ///< the layer being compiled
-  std::vector<LayerTask> layer_tasks_;  ///< kTasks: every layer's
-  std::optional<size_t> gain_layer_;    ///< kTasks: the gain_bias layer
+  bool pack_;                            ///< pack the input for its reader when it pays
+  std::optional<size_t> packed_reader_;  ///< the layer that reads the packed input
+  LayerTask task_;                       ///< the layer being compiled
+  std::vector<LayerTask> layer_tasks_;   ///< kTasks: every layer's
+  std::optional<size_t> gain_layer_;     ///< kTasks: the gain_bias layer
   size_t host_bytes_ = 0;
   Buffers buffers_;
   Program p_;
@@ -734,8 +778,8 @@ class Compiler {
 }  // namespace
 
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing) {
-  return Compiler(d, network, batch, sequencing).run();
+                        Sequencing sequencing, bool pack_input) {
+  return Compiler(d, network, batch, sequencing, pack_input).run();
 }
 
 }  // namespace npugen::golden

@@ -168,6 +168,10 @@ std::string program_text(const Program& p) {
   out += fmt::format("lanes {}\n", p.lanes);
   out += fmt::format("sequencing {}\n", p.sequencing == Sequencing::kTasks ? "tasks" : "host");
   out += fmt::format("input {}\n", tensor_text(p.input));
+  const InputPacking& k = p.packing;
+  out += k.on ? fmt::format("packing {} {} {} {} {} {} {} {} {} {}\n", k.h, k.w, k.c, k.kernel_h,
+                            k.kernel_w, k.stride_y, k.stride_x, k.pad_top, k.pad_left, k.zero_point)
+              : std::string("packing none\n");
   out += fmt::format("layers {}\n", p.layers.size());
   for (const ProgramLayer& l : p.layers) {
     out += fmt::format("layer {} {} {} {} {} {} {} {}\n", encode_name(l.name), net::op_name(l.op),
@@ -255,6 +259,28 @@ Program parse_program(const std::string& text) {
     const Tokens t = next();
     keyword(t, "input", 7, "input A|B BASE N H W C");
     p.input = t.tensor(1);
+  }
+  {
+    const Tokens t = next();
+    const char* form = "packing none|H W C KH KW SY SX PT PL ZP";
+    if (t.size() == 0 || t.keyword() != "packing") t.fail(fmt::format("expected '{}'", form));
+    if (t.size() != 2 || t.at(1) != "none") {
+      t.expect(11, form);
+      InputPacking& k = p.packing;
+      k.on = true;
+      k.h = t.dimension(1, "H"), k.w = t.dimension(2, "W"), k.c = t.dimension(3, "C");
+      k.kernel_h = t.dimension(4, "KH"), k.kernel_w = t.dimension(5, "KW");
+      k.stride_y = t.dimension(6, "SY"), k.stride_x = t.dimension(7, "SX");
+      k.pad_top = static_cast<int>(t.number(8, "PT", 255));
+      k.pad_left = static_cast<int>(t.number(9, "PL", 255));
+      const std::string& z = t.at(10);
+      int zp = 0;
+      const auto r = std::from_chars(z.data(), z.data() + z.size(), zp);
+      if (r.ec != std::errc{} || r.ptr != z.data() + z.size() || zp < -128 || zp > 127) {
+        t.fail(fmt::format("zero point '{}' is not an integer from -128 to 127", z));
+      }
+      k.zero_point = zp;
+    }
   }
   const char* layer_form = "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS BITS";
   uint64_t layers = 0;
@@ -384,6 +410,34 @@ Program parse_program(const std::string& text) {
   return p;
 }
 
+reference::Tensor pack_input(const InputPacking& p, const reference::Tensor& input, int out_h,
+                             int out_w) {
+  reference::Tensor out;
+  out.n = input.n, out.h = out_h, out.w = out_w, out.c = p.kernel_h * p.kernel_w * p.c;
+  out.data.reserve(static_cast<size_t>(out.n) * out.h * out.w * out.c);
+  for (int n = 0; n < input.n; ++n) {
+    for (int oh = 0; oh < out_h; ++oh) {
+      for (int ow = 0; ow < out_w; ++ow) {
+        for (int kh = 0; kh < p.kernel_h; ++kh) {
+          for (int kw = 0; kw < p.kernel_w; ++kw) {
+            const int ih = oh * p.stride_y + kh - p.pad_top;
+            const int iw = ow * p.stride_x + kw - p.pad_left;
+            const bool inside = ih >= 0 && ih < input.h && iw >= 0 && iw < input.w;
+            for (int c = 0; c < p.c; ++c) {
+              out.data.push_back(
+                  inside ? input.data[((static_cast<size_t>(n) * input.h + ih) * input.w + iw) *
+                                          input.c +
+                                      c]
+                         : static_cast<int8_t>(p.zero_point));
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const reference::Tensor& input)
     : d_(d), p_(p) {
   if (p.lanes != d.lanes()) {
@@ -391,15 +445,16 @@ ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const referen
         "the program was compiled for {} lanes, the design has {}", p.lanes, d.lanes()));
   }
   const ProgramTensor& t = p.input;
-  if (input.n != t.n || input.h != t.h || input.w != t.w || input.c != t.c ||
-      input.data.size() != static_cast<size_t>(t.n) * t.h * t.w * t.c) {
+  const InputPacking& k = p.packing;
+  const int h = k.on ? k.h : t.h, w = k.on ? k.w : t.w, c = k.on ? k.c : t.c;
+  if (input.n != t.n || input.h != h || input.w != w || input.c != c ||
+      input.data.size() != static_cast<size_t>(t.n) * h * w * c) {
     throw std::invalid_argument(fmt::format("the input is {}x{}x{}x{}, the program's {}x{}x{}x{}",
-                                            input.n, input.h, input.w, input.c, t.n, t.h, t.w,
-                                            t.c));
+                                            input.n, input.h, input.w, input.c, t.n, h, w, c));
   }
   for (unsigned i = 0; i < p.layers.size(); ++i) of_kind_[p.layers[i].neural ? 0 : 1].push_back(i);
   const size_t bytes = (d.host_data_bits() + 7) / 8;
-  const auto words = tensor_words(input, d.lanes());
+  const auto words = tensor_words(k.on ? pack_input(k, input, t.h, t.w) : input, d.lanes());
   input_steps_.reserve(words.size());
   for (size_t i = 0; i < words.size(); ++i) {
     ProgramStep s;

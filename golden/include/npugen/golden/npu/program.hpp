@@ -93,10 +93,30 @@ enum class Sequencing : uint8_t {
   kHost,   ///< the host programs each layer and waits for it
 };
 
+/// The input written im2col'd for its one reader, a convolution with few channels (the
+/// first-layer problem: C channels in L lanes leave most of the array idle): output pixel
+/// (oh, ow) of that layer gets a pixel of KH x KW x C values, its window in (kh, kw, c)
+/// order with the zero point where the window is padded, so that the layer runs as a 1 x 1
+/// convolution over KH x KW x C channels, ceil(KH x KW x C / L) rows a pixel instead of KH x
+/// KW x ceil(C / L). The arithmetic is the same: a padded value minus the zero point is 0.
+struct InputPacking {
+  bool on = false;
+  int h = 1, w = 1, c = 1;  ///< the network's input (per image)
+  int kernel_h = 1, kernel_w = 1, stride_y = 1, stride_x = 1, pad_top = 0, pad_left = 0;
+  int32_t zero_point = 0;  ///< the input's
+  bool operator==(const InputPacking&) const = default;
+};
+
+/// `input` (n x h x w x c as `p` says) packed as `p` says: n x OH x OW x (KH x KW x C).
+reference::Tensor pack_input(const InputPacking& p, const reference::Tensor& input, int out_h,
+                             int out_w);
+
 struct Program {
   unsigned lanes = 8;  ///< L of the design it was compiled for
   Sequencing sequencing = Sequencing::kTasks;
-  ProgramTensor input;  ///< where the host writes the input (before the steps)
+  ProgramTensor input;  ///< where the host writes the input (before the steps); packed when
+                        ///< `packing` is on
+  InputPacking packing;
   std::vector<ProgramLayer> layers;
   std::vector<ProgramStep> steps;
   std::vector<uint32_t> memory;       ///< the system-memory image from word 0 (kTasks: descriptors)
@@ -114,8 +134,10 @@ struct CompileError : std::runtime_error {
 };
 
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
+/// `pack_input`: write the input im2col'd for its reader when that is a convolution that
+/// then reads fewer rows a pixel and the packed input fits buffer A (InputPacking).
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing = Sequencing::kTasks);
+                        Sequencing sequencing = Sequencing::kTasks, bool pack_input = true);
 
 /// A program as text (deterministic; one step a line) and back; parse_program throws
 /// std::runtime_error naming the line of a malformed text.
