@@ -126,6 +126,9 @@ class NpuBench {
           junk_groups_ = add_junk_groups(run_.program, rng);
         }
         if (kD.vq && rng() % 3 == 0) raw_loads_ = raw_vq_loads(run_.program);
+        if (run_.program.input_at || run_.program.output_at) {
+          if (rng() % 2 == 0) relocated_ = relocate(run_.program, rng);
+        }
         break;
       }
     }
@@ -140,7 +143,7 @@ class NpuBench {
       timing.max_latency = timing.min_latency + static_cast<unsigned>(t() % 8);
       timing.ready_percent = t() % 3 == 0 ? 100 : 40 + static_cast<unsigned>(t() % 60);
     }
-    memory_.emplace(run_.program.memory, timing);
+    memory_.emplace(program_memory(run_.program, run_.input), timing);
     // With the task unit, the C driver (sw/<design>_npu_driver.c) makes the register
     // accesses that start the list and wait for it: the program's last steps (before them,
     // the host's loads, a VQ layer's APB accesses of the dequantizer among them).
@@ -277,6 +280,23 @@ class NpuBench {
                                         c_driver_->result(), driver_->last_read()));
       }
     }
+    // With the DMA the output is in system memory too: the words the RTL wrote there (every
+    // write request compared) against the reference's last tensor.
+    const Program& prog = run_.program;
+    if (prog.output_at && driver_->done() && !run_.expected.empty()) {
+      const reference::Tensor got = read_memory_tensor(prog, memory_->words());
+      const reference::Tensor& want = run_.expected.back();
+      for (size_t i = 0; i < want.data.size() && i < got.data.size(); ++i) {
+        if (want.data[i] != got.data[i]) {
+          failures_.push_back(fmt::format(
+              "the output the DMA stored at memory word {}: element {} is {}, the reference "
+              "interpreter's {}",
+              *prog.output_at, i, got.data[i], want.data[i]));
+          break;
+        }
+      }
+      elements_checked_ += want.data.size();
+    }
     for (auto& f : failures_) check.fail(f);
     if (out_of_cycles_) {
       check.fail(fmt::format("the network did not finish in {} cycles ({} of {} layers done)",
@@ -306,6 +326,9 @@ class NpuBench {
       s.goal("descriptor groups the hardware passes over", junk_groups_, false);
       s.goal("system-memory reads", sys_reads_, true);
       s.goal("system-memory requests that waited", sys_waits_, false);
+      s.goal("input words the DMA loaded", p.input_at ? p.input.words(kD.lanes()) : 0, false);
+      s.goal("memory words the DMA stored", memory_->writes(), p.output_at.has_value());
+      s.goal("words the I/O areas moved up, reached through the base table", relocated_, false);
     }
     if (traffic_) {
       s.goal("the bench's own APB transfers", extra_apb_, true);
@@ -402,6 +425,31 @@ class NpuBench {
     return rows;
   }
 
+  // The base table at work: the DMA's areas moved `delta` words up in memory, the pointers
+  // in the descriptors left as they are, and BASE[k] = delta for queue 0's BASE_INDEX (k, or
+  // k + 4: the top uses it mod 4), written by the host before the list starts. Returns delta
+  // (0: no room).
+  static uint64_t relocate(Program& p, std::mt19937_64& rng) {
+    const uint64_t delta = 1 + rng() % 64;
+    const uint64_t from = p.input_at ? *p.input_at : *p.output_at;
+    if (p.memory.size() + delta > kD.tasks.memory_words) return 0;
+    p.memory.insert(p.memory.begin() + static_cast<std::ptrdiff_t>(from), delta, 0U);
+    if (p.input_at) *p.input_at += delta;
+    if (p.output_at) *p.output_at += delta;
+    const unsigned k = static_cast<unsigned>(rng() % npu_csr::kBaseEntries);
+    const uint32_t index = k + (rng() % 2 == 0 ? 0U : npu_csr::kBaseEntries);
+    ProgramStep base_index;
+    base_index.kind = ProgramStep::Kind::kApbWrite;
+    base_index.apb_addr =
+        npu_csr::kTasksWindow + tasks_csr::queue_register(0, tasks_csr::kBaseIndex);
+    base_index.apb_data = index;
+    ProgramStep base = base_index;
+    base.apb_addr = npu_csr::kOwnWindow + npu_csr::kBase + 4 * k;
+    base.apb_data = static_cast<uint32_t>(delta);
+    p.steps.insert(p.steps.begin(), {base_index, base});
+    return delta;
+  }
+
   static uint64_t add_junk_groups(Program& p, std::mt19937_64& rng) {
     namespace td = task_desc;
     SequencerModel seq(kD.seq);
@@ -466,9 +514,30 @@ class NpuBench {
       offsets.push_back(memory.size());
       memory.insert(memory.end(), d.begin(), d.end());
     }
+    // The input and output areas after the descriptors again, and the pointers to them.
+    const uint64_t per = (kD.lanes() + 3) / 4;
+    std::optional<uint64_t> input_at, output_at;
+    if (p.input_at) {
+      input_at = memory.size();
+      memory.resize(memory.size() + p.input.words(kD.lanes()) * per, 0);
+    }
+    if (p.output_at) {
+      output_at = memory.size();
+      memory.resize(memory.size() + p.layers.back().out.words(kD.lanes()) * per, 0);
+    }
+    for (const uint64_t first : offsets) {
+      if (((memory[first] >> td::kInMemoryBit) & 1U) != 0 && input_at) {
+        memory[first + 2] = static_cast<uint32_t>(*input_at);
+      }
+      if (((memory[first] >> td::kOutMemoryBit) & 1U) != 0 && output_at) {
+        memory[first + 3] = static_cast<uint32_t>(*output_at);
+      }
+    }
     if (memory.size() > kD.tasks.memory_words) return 0;
     p.memory = std::move(memory);
     p.descriptors = std::move(offsets);
+    p.input_at = input_at;
+    p.output_at = output_at;
     return groups;
   }
 
@@ -572,6 +641,8 @@ class NpuBench {
     check.compare("cfg_err_o", want.cfg_err, dut.cfg_err_o);
     check.compare("sys_req_valid_o", want.sys_req_valid, dut.sys_req_valid_o);
     check.compare("sys_req_addr_o", want.sys_req_addr, dut.sys_req_addr_o);
+    check.compare("sys_req_write_o", want.sys_req_write, dut.sys_req_write_o);
+    check.compare("sys_req_wdata_o", want.sys_req_wdata, dut.sys_req_wdata_o);
     check.compare("tasks_idle_o", want.tasks_idle, dut.tasks_idle_o);
     check.compare("tasks_err_o", want.tasks_err, dut.tasks_err_o);
     check.compare("neural_task_done_o", want.neural_task_done, dut.neural_task_done_o);
@@ -661,6 +732,7 @@ class NpuBench {
   uint64_t c_accesses_ = 0;
   uint64_t vq_rows_ = 0;      ///< weight rows the VQ loader took
   uint64_t raw_loads_ = 0;    ///< of them, rows sent raw (CTRL.VQ_EN low)
+  uint64_t relocated_ = 0;    ///< words the DMA's areas moved (the base table's offset)
   uint64_t junk_groups_ = 0;  ///< groups added to the compiler's descriptors
   uint64_t finished_layers_ = 0;
 };

@@ -243,7 +243,9 @@ ProgramRun check_network(const NpuDesign& d, const net::Network& n, const refere
     REQUIRE(got.data == w.data);
     if (i > 0 && how == Sequencing::kHost) CHECK(run.finished_at[i] > run.finished_at[i - 1]);
   }
-
+  // With the task unit the DMA stores the output in system memory too.
+  REQUIRE(run.stored.has_value() == (how == Sequencing::kTasks));
+  if (run.stored) CHECK(run.stored->data == want.back().data);
   return run;
 }
 
@@ -325,7 +327,22 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   const Program p = compile_network(d, n, 2);
   REQUIRE(p.sequencing == Sequencing::kTasks);
   REQUIRE(p.descriptors.size() == p.layers.size());
-  const std::vector<Task> tasks = decode_task_list(p.memory);
+  // The DMA's areas follow the descriptors: the input (its one reader, conv1, loads it) and
+  // the output (fc1 stores it); a buffer word is 2 memory words (L = 8).
+  REQUIRE(p.input_at.has_value());
+  REQUIRE(p.output_at.has_value());
+  CHECK(*p.output_at == *p.input_at + 2 * p.input.words(d.lanes()));
+  CHECK(p.memory.size() == *p.output_at + 2 * p.layers.back().out.words(d.lanes()));
+  const uint64_t first = p.descriptors.front(), last = p.descriptors.back();
+  CHECK(((p.memory[first] >> task_desc::kInMemoryBit) & 1U) == 1);
+  CHECK(p.memory[first + 2] == *p.input_at);
+  CHECK(((p.memory[last] >> task_desc::kOutMemoryBit) & 1U) == 1);
+  CHECK(p.memory[last + 3] == *p.output_at);
+  for (size_t i = 1; i + 1 < p.descriptors.size(); ++i) {
+    CHECK(((p.memory[p.descriptors[i]] >> task_desc::kInMemoryBit) & 3U) == 0);
+  }
+  const std::vector<Task> tasks = decode_task_list(std::vector<uint32_t>(
+      p.memory.begin(), p.memory.begin() + static_cast<std::ptrdiff_t>(*p.input_at)));
   REQUIRE(tasks.size() == p.layers.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     INFO("layer " << p.layers[i].name);
@@ -516,7 +533,7 @@ TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
   const Program p = compile_network(d, b.network(), 2);
   ProgramDriver driver(d, p, x);
   NpuModel m(d);
-  SystemMemory memory(p.memory, MemoryTiming{});
+  SystemMemory memory(program_memory(p, x), MemoryTiming{});
   uint64_t planar_requests = 0, responses = 0;
   while (!driver.done()) {
     REQUIRE(m.cycle() < 1'000'000);
@@ -581,7 +598,9 @@ TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
         m.planar().register_map().reg("INFO")->reset_value());
   CHECK(apb(false, npu_csr::kSequencerWindow + sequencer_csr::kOwnWindow + sequencer_csr::kInfo)
             .prdata == 64U);
-  CHECK(apb(false, own + 0x10).pslverr);
+  CHECK(apb(false, own + 0x20).pslverr);  // beyond BASE3
+  CHECK_FALSE(apb(true, own + npu_csr::kBase + 8, 0x1234).pslverr);
+  CHECK(apb(false, own + npu_csr::kBase + 8).prdata == 0x1234);
   CHECK(apb(false, npu_csr::kPlanarWindow + 0x1fc).pslverr);
   CHECK_FALSE(apb(true, own + npu_csr::kCycles, 5).pslverr);
   CHECK(apb(false, own + npu_csr::kCycles).prdata == 5);  // idle: no count
@@ -677,15 +696,18 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
     }
     return "parsed";
   };
-  const size_t first_step = 6 + p.layers.size() + 1;
+  const size_t first_step = 7 + p.layers.size() + 1;
   CHECK(message(with(0, "npugen-program 1")).rfind("line 1:", 0) == 0);
   CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
   CHECK(message(with(2, "sequencing later")) == "line 3: 'later' is not tasks or host");
   CHECK(message(with(4, "layer conv1 conv neural B 0 1 8 8")).rfind("line 5:", 0) == 0);
-  CHECK(message(with(4, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
-        "line 5: zero point '-129' is not an integer from -128 to 127");
-  CHECK(message(with(6, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
-        "line 7: 'convolution' is not a layer kind");
+  CHECK(message(with(4, "memory_io x -")) ==
+        "line 5: input address 'x' is not a number from 0 "
+        "to 18446744073709551615");
+  CHECK(message(with(5, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
+        "line 6: zero point '-129' is not an integer from -128 to 127");
+  CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
+        "line 8: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
   CHECK(message(with(first_step + 2, "jump 3")).rfind(fmt::format("line {}:", first_step + 3), 0) ==

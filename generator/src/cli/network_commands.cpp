@@ -56,7 +56,7 @@ net::NetworkFile read_network(const std::string& file) {
   return std::move(*r.file);
 }
 
-void add_sequencing_option(CLI::App& cmd, std::string& value, bool& no_packing) {
+void add_sequencing_option(CLI::App& cmd, std::string& value, bool& no_packing, bool& host_io) {
   cmd.add_option("--sequencing", value,
                  "tasks: descriptors in system memory (compile: memory.bin), the task unit runs "
                  "the layers; host: the host programs each layer and waits for it")
@@ -65,6 +65,9 @@ void add_sequencing_option(CLI::App& cmd, std::string& value, bool& no_packing) 
   cmd.add_flag("--no-input-packing", no_packing,
                "Write the input as it is, never im2col'd for a first convolution with few "
                "channels (docs/npu.md: input packing)");
+  cmd.add_flag("--host-io", host_io,
+               "With the task unit: the host writes the input into its buffer and the output "
+               "stays there, instead of the DMA moving them from and to system memory");
 }
 
 golden::Sequencing sequencing_of(const std::string& name) {
@@ -72,9 +75,10 @@ golden::Sequencing sequencing_of(const std::string& name) {
 }
 
 golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
-                        const std::string& file, int batch, golden::Sequencing how, bool pack) {
+                        const std::string& file, int batch, golden::Sequencing how, bool pack,
+                        bool dma) {
   try {
-    return golden::compile_network(d, f.network, batch, how, pack);
+    return golden::compile_network(d, f.network, batch, how, pack, dma);
   } catch (const golden::CompileError& e) {
     const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
                          ? f.network.layers[static_cast<size_t>(e.layer)].line
@@ -166,24 +170,28 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
   }
   nlohmann::json descriptors = nlohmann::json::array();
   for (const uint64_t w : p.descriptors) descriptors.push_back(w);
-  return {{"lanes", p.lanes},
-          {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
-          {"system_memory_words", p.memory.size()},
-          {"descriptors", descriptors},
-          {"input",
-           {{"buffer", p.input.buf == 0 ? "A" : "B"},
-            {"base", p.input.base},
-            {"words", p.input.words(d.lanes())},
-            {"packed", p.packing.on},
-            {"shape", {p.input.n, p.input.h, p.input.w, p.input.c}}}},
-          {"layers", layers},
-          {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
+  return {
+      {"lanes", p.lanes},
+      {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
+      {"system_memory_words", p.memory.size()},
+      {"descriptors", descriptors},
+      {"input",
+       {{"buffer", p.input.buf == 0 ? "A" : "B"},
+        {"base", p.input.base},
+        {"words", p.input.words(d.lanes())},
+        {"packed", p.packing.on},
+        {"in_memory_at", p.input_at ? nlohmann::json(*p.input_at) : nlohmann::json(nullptr)},
+        {"shape", {p.input.n, p.input.h, p.input.w, p.input.c}}}},
+      {"layers", layers},
+      {"output_in_memory_at", p.output_at ? nlohmann::json(*p.output_at) : nlohmann::json(nullptr)},
+      {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
 }
 
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
   std::string sequencing = "tasks";
   bool no_packing = false;  ///< --no-input-packing
+  bool host_io = false;     ///< --host-io
   int batch = 1;
   int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
@@ -205,13 +213,13 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  add_sequencing_option(*compile_cmd, c.sequencing, c.no_packing);
+  add_sequencing_option(*compile_cmd, c.sequencing, c.no_packing, c.host_io);
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
     const net::NetworkFile f = read_network(c.network);
     const golden::Program p =
-        compile(d, f, c.network, c.batch, sequencing_of(c.sequencing), !c.no_packing);
+        compile(d, f, c.network, c.batch, sequencing_of(c.sequencing), !c.no_packing, !c.host_io);
     golden::reference::Tensor zero;
     zero.n = c.batch;
     zero.h = f.network.input.h;
@@ -257,7 +265,7 @@ void add_network_commands(CLI::App& app) {
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
       ->check(CLI::PositiveNumber);
-  add_sequencing_option(*run_cmd, r.sequencing, r.no_packing);
+  add_sequencing_option(*run_cmd, r.sequencing, r.no_packing, r.host_io);
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -285,13 +293,13 @@ void add_network_commands(CLI::App& app) {
     for (; batch > 1; --batch) {
       try {
         (void)golden::compile_network(d, f.network, batch, sequencing_of(r.sequencing),
-                                      !r.no_packing);
+                                      !r.no_packing, !r.host_io);
         break;
       } catch (const golden::CompileError&) {
       }
     }
     const golden::Program first =
-        compile(d, f, r.network, batch, sequencing_of(r.sequencing), !r.no_packing);
+        compile(d, f, r.network, batch, sequencing_of(r.sequencing), !r.no_packing, !r.host_io);
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
@@ -311,6 +319,7 @@ void add_network_commands(CLI::App& app) {
     if (!r.design_dir.empty()) repro += " --design " + r.design_dir;
     if (r.sequencing != "tasks") repro += " --sequencing " + r.sequencing;
     if (r.no_packing) repro += " --no-input-packing";
+    if (r.host_io) repro += " --host-io";
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;
@@ -339,9 +348,9 @@ void add_network_commands(CLI::App& app) {
     for (int b = 0; b < batches; ++b) {
       const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
       golden::RunFile chunk;
-      chunk.program = n == batch
-                          ? first
-                          : compile(d, f, r.network, n, sequencing_of(r.sequencing), !r.no_packing);
+      chunk.program = n == batch ? first
+                                 : compile(d, f, r.network, n, sequencing_of(r.sequencing),
+                                           !r.no_packing, !r.host_io);
       chunk.input = slice(run.input, n0, n);
       for (size_t i = 1; i < tensors.size(); ++i)
         chunk.expected.push_back(slice(tensors[i], n0, n));

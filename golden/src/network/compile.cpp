@@ -131,12 +131,14 @@ struct LayerTask {
 
 class Compiler {
  public:
-  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing, bool pack)
+  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing, bool pack,
+           bool dma)
       : d_(d),
         n_(n),
         batch_(batch),
         tasks_(sequencing == Sequencing::kTasks),
         pack_(pack),
+        dma_(dma && tasks_),
         buffers_(d.act_words(), sequencing == Sequencing::kTasks) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
   }
@@ -751,6 +753,39 @@ class Compiler {
                                      m.size(), layer_tasks_.size(), tp.memory_words),
                          static_cast<int>(layer_tasks_.size()) - 1);
     }
+    // The DMA: the input's one reader loads it (header bit 25, word 2), the last layer
+    // stores its output (bit 26, word 3); both after the descriptors, a buffer word ceil(L / 4)
+    // memory words. An input with several readers is written by the host.
+    if (dma_) {
+      const uint64_t per = (d_.lanes() + 3) / 4;
+      std::optional<size_t> reader;
+      unsigned readers = 0;
+      for (size_t i = 0; i < n_.layers.size(); ++i) {
+        for (const size_t t : n_.layers[i].inputs) {
+          if (t == 0) ++readers, reader = i;
+        }
+      }
+      if (readers == 1) {
+        p_.input_at = m.size();
+        m.resize(m.size() + at_[0].words(d_.lanes()) * per, 0);
+        m[p_.descriptors[*reader]] |= 1U << td::kInMemoryBit;
+        m[p_.descriptors[*reader] + 2] = static_cast<uint32_t>(*p_.input_at);
+      }
+      const size_t last = layer_tasks_.size() - 1;
+      p_.output_at = m.size();
+      m.resize(m.size() + at_[last + 1].words(d_.lanes()) * per, 0);
+      m[p_.descriptors[last]] |= 1U << td::kOutMemoryBit;
+      m[p_.descriptors[last] + 3] = static_cast<uint32_t>(*p_.output_at);
+      if (m.size() > tp.memory_words) {
+        throw CompileError(
+            fmt::format("the descriptors, the input and the output ({} words) do not fit the "
+                        "system memory the task unit addresses ({} words; tasks.memory_words); "
+                        "with --host-io the host writes the input and the output stays in "
+                        "its buffer",
+                        m.size(), tp.memory_words),
+            static_cast<int>(last));
+      }
+    }
     for (ProgramStep& s : npu_driver_steps(0, 0, layer_tasks_.size())) {
       p_.steps.push_back(std::move(s));
     }
@@ -761,6 +796,7 @@ class Compiler {
   int batch_;
   bool tasks_;
   bool pack_;                            ///< pack the input for its reader when it pays
+  bool dma_;                             ///< the input and output through memory and the DMA
   std::optional<size_t> packed_reader_;  ///< the layer that reads the packed input
   LayerTask task_;                       ///< the layer being compiled
   std::vector<LayerTask> layer_tasks_;   ///< kTasks: every layer's
@@ -778,8 +814,8 @@ class Compiler {
 }  // namespace
 
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing, bool pack_input) {
-  return Compiler(d, network, batch, sequencing, pack_input).run();
+                        Sequencing sequencing, bool pack_input, bool dma) {
+  return Compiler(d, network, batch, sequencing, pack_input, dma).run();
 }
 
 }  // namespace npugen::golden

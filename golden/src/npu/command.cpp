@@ -23,7 +23,18 @@ CommandOutputs CommandModel::outputs(const CommandInputs& in) const {
     o.apb.paddr = paddr_;
     o.apb.pwdata = pwdata_;
   }
-  o.done = state_ == State::kRun && (in.engine_done || in.engine_err || finished_ || !wrote_);
+  const bool ended = in.engine_done || in.engine_err || finished_ || !wrote_;
+  o.done = (state_ == State::kRun && ended && !store_) || (state_ == State::kStore && in.dma_done);
+  const uint64_t mask = (uint64_t{1} << p_.mem_addr_bits) - 1;
+  const uint64_t buf_mask = (uint64_t{1} << p_.buf_bits) - 1;
+  if ((state_ == State::kLoad || state_ == State::kStore) && !sent_) {
+    o.dma_valid = true;
+    const bool store = state_ == State::kStore;
+    o.dma.store = store;
+    o.dma.mem = (dma_base_ + (store ? out_ptr_ : in_ptr_)) & mask;
+    o.dma.buf = (store ? out_base_ : in_base_) & buf_mask;
+    o.dma.words = (store ? out_words_ : in_words_) & ((buf_mask << 1) | 1);
+  }
   return o;
 }
 
@@ -32,9 +43,16 @@ void CommandModel::process() {
   words_.pop_front();
   const uint32_t low = w & 0xffffU;
   bool write = false;
-  if (index_ == 1) {
+  if (index_ == 0) {
+    load_ = ((w >> task_desc::kInMemoryBit) & 1U) != 0;
+    store_ = ((w >> task_desc::kOutMemoryBit) & 1U) != 0;
+  } else if (index_ == 1) {
     length_ = low < task_desc::kHeaderWords ? task_desc::kHeaderWords : low;
-  } else if (index_ >= task_desc::kHeaderWords) {
+  } else if (index_ == 2) {
+    in_ptr_ = w;
+  } else if (index_ == 3) {
+    out_ptr_ = w;
+  } else {
     if (left_ == 0) {
       reg_ = low;
       left_ = (w >> task_desc::kGroupCountShift) & 0xffU;
@@ -45,23 +63,45 @@ void CommandModel::process() {
         pwdata_ = w;
         wrote_ = true;
       }
+      switch (reg_) {  // the task's regions, for the DMA
+        case task_desc::kRegIn0Base:
+          in_base_ = w;
+          break;
+        case task_desc::kRegIn0Words:
+          in_words_ = w;
+          in_seen_ = true;
+          break;
+        case task_desc::kRegOutBase:
+          out_base_ = w;
+          break;
+        case task_desc::kRegOutWords:
+          out_words_ = w;
+          break;
+        default:
+          break;
+      }
       reg_ = (reg_ + 1) & 0xffffU;
       --left_;
     }
   }
   ++index_;
-  state_ = write ? State::kSetup : index_ == length_ ? State::kRun : State::kFetch;
+  // The first engine write after the input region is known waits for the input's load.
+  state_ = write               ? (load_ && !loaded_ && in_seen_ ? State::kLoad : State::kSetup)
+           : index_ == length_ ? State::kRun
+                               : State::kFetch;
+  sent_ = false;
 }
 
 void CommandModel::tick(const CommandInputs& in) {
   const CommandOutputs o = outputs(in);
-  if ((in.engine_done || in.engine_err) && state_ != State::kIdle && state_ != State::kRun) {
+  if ((in.engine_done || in.engine_err) && state_ != State::kIdle && state_ != State::kRun &&
+      state_ != State::kStore) {
     finished_ = true;
   }
   if (o.mem_req && in.mem_ready) ++issued_;
   // A word arriving this cycle is processed from the next (it is queued at this edge).
   const bool arrived = in.mem_rvalid;
-  if (arrived && (state_ == State::kIdle || state_ == State::kRun)) {
+  if (arrived && (state_ == State::kIdle || state_ == State::kRun || state_ == State::kStore)) {
     throw std::logic_error("CommandModel: read data with no read outstanding");
   }
   switch (state_) {
@@ -77,6 +117,9 @@ void CommandModel::tick(const CommandInputs& in) {
         reg_ = 0;
         wrote_ = false;
         finished_ = false;
+        dma_base_ = in.base;
+        load_ = store_ = loaded_ = sent_ = in_seen_ = false;
+        in_ptr_ = out_ptr_ = in_base_ = in_words_ = out_base_ = out_words_ = 0;
       }
       break;
     case State::kFetch:
@@ -96,6 +139,22 @@ void CommandModel::tick(const CommandInputs& in) {
       }
       break;
     case State::kRun:
+      if (o.done) {
+        state_ = State::kIdle;
+      } else if (store_ && (in.engine_done || in.engine_err || finished_ || !wrote_)) {
+        state_ = State::kStore;  // the output goes to memory before the task is done
+        sent_ = false;
+      }
+      break;
+    case State::kLoad:
+      if (o.dma_valid && in.dma_ready) sent_ = true;
+      if (in.dma_done) {
+        loaded_ = true;
+        state_ = State::kSetup;
+      }
+      break;
+    case State::kStore:
+      if (o.dma_valid && in.dma_ready) sent_ = true;
       if (o.done) state_ = State::kIdle;
       break;
   }

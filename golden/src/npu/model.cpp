@@ -63,6 +63,7 @@ Windows route(const ApbRequest& r, unsigned planar_bits, unsigned vq_bits) {
 CommandParams command_params(const NpuDesign& d, bool planar) {
   CommandParams p;
   p.mem_addr_bits = d.tasks.memory_address_bits();
+  p.buf_bits = d.planar.act_addr_bits();
   p.window_lo = planar ? kDescPlanar : kDescSequencer;
   p.window_words = planar ? (1U << planar_csr::register_map(d.planar).addr_bits()) / 4
                           : (1U << sequencer_csr::kAddrBits) / 4;
@@ -105,8 +106,8 @@ NpuModel::NpuModel(const NpuDesign& design)
       planar_(design.planar),
       tasks_(design.tasks),
       planar_apb_bits_(planar_csr::register_map(design.planar).addr_bits()),
-      cmd_{CommandModel(command_params(design, false)),
-           CommandModel(command_params(design, true))} {
+      cmd_{CommandModel(command_params(design, false)), CommandModel(command_params(design, true))},
+      dma_(design.lanes(), design.tasks.memory_address_bits()) {
   if (d_.vq) {
     vq_.emplace(*d_.vq, d_.seq.tiles() * d_.lanes());
     vq_apb_bits_ = vq_csr::register_map(*d_.vq).addr_bits();
@@ -153,7 +154,9 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const PlanarOutputs p0 = planar_.outputs(c.planar_in);
 
   // 2. The arbiter: the planar write, its read A, its read B, the host (targets 0 to 3).
-  enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kVq, kHost };
+  enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kVq, kDma, kHost };
+  // The DMA's outputs depend on its state only.
+  const DmaOutputs dma0 = dma_.outputs({});
   Grant grant = Grant::kNone;
   MemRequest& m = c.seq_in.mem;
   auto planar_word = [&](uint64_t addr) {
@@ -181,6 +184,15 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     m.target = MemTarget::kWeights;
     m.addr = vq0.st_row;
     m.data = resized(vq0.st_data, mem_bytes);
+  } else if (dma0.hp_valid) {
+    grant = Grant::kDma;
+    m.valid = true;
+    m.write = dma0.hp_write;
+    planar_word(dma0.hp_addr);
+    if (m.write) {
+      m.data.assign(mem_bytes, 0);
+      std::copy_n(dma0.hp_wdata.begin(), lanes, m.data.begin());
+    }
   } else if (target < 4) {
     grant = Grant::kHost;
     m.valid = h.valid;
@@ -197,6 +209,7 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   if (taken && !m.write) {
     c.read_owner = grant == Grant::kReadA   ? Owner::kPlanarA
                    : grant == Grant::kReadB ? Owner::kPlanarB
+                   : grant == Grant::kDma   ? Owner::kDma
                                             : Owner::kHost;
   }
 
@@ -247,15 +260,21 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   TaskUnitInputs& t = c.tasks_in;
   t.apb = apb.tasks;
   const TaskUnitOutputs to = tasks_.outputs(t);
-  const bool requests[kMemRequesters] = {cmd0[0].mem_req, cmd0[1].mem_req, to.mem_req};
-  const uint64_t addresses[kMemRequesters] = {cmd0[0].mem_addr, cmd0[1].mem_addr, to.mem_addr};
+  const bool requests[kMemRequesters] = {cmd0[0].mem_req, cmd0[1].mem_req, to.mem_req,
+                                         dma0.mem_req};
+  const uint64_t addresses[kMemRequesters] = {cmd0[0].mem_addr, cmd0[1].mem_addr, to.mem_addr,
+                                              dma0.mem_addr};
   std::optional<unsigned> chosen;
   for (unsigned r = 0; r < kMemRequesters && !chosen; ++r) {
     if (requests[r]) chosen = r;
   }
   const bool room = reads_.size() < d_.reads_in_flight;
   const bool sys_ready = room && in.sys_req_ready;
-  if (chosen && room && in.sys_req_ready) c.sys_taken = static_cast<MemRequester>(*chosen);
+  // A write takes no place in the queue of owners (it has no response).
+  const bool dma_writes = chosen == 3U && dma0.mem_write;
+  if (chosen && room && in.sys_req_ready && !dma_writes) {
+    c.sys_taken = static_cast<MemRequester>(*chosen);
+  }
   if (in.sys_rsp_valid && reads_.empty()) {
     throw std::logic_error("NpuModel: system-memory data with no read outstanding");
   }
@@ -264,6 +283,22 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   t.mem_ready = chosen == 2U && sys_ready;
   t.mem_rvalid = rvalid(MemRequester::kTaskUnit);
   t.mem_rdata = in.sys_rsp_data;
+  // The DMA: the neural processor's command, else the planar one's; its completion goes to
+  // whoever gave the command it runs.
+  DmaInputs& di = c.dma_in;
+  for (unsigned k = 0; k < 2 && !c.dma_taken; ++k) {
+    if (cmd0[k].dma_valid) {
+      di.cmd_valid = true;
+      di.cmd = cmd0[k].dma;
+      if (dma0.cmd_ready) c.dma_taken = k;
+    }
+  }
+  di.mem_ready = chosen == 3U && sys_ready;
+  di.mem_rvalid = rvalid(MemRequester::kDma);
+  di.mem_rdata = in.sys_rsp_data;
+  di.hp_ready = grant == Grant::kDma && ready;
+  di.hp_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kDma;
+  di.hp_rsp_data.assign(c.seq_out.mem_rdata.begin(), c.seq_out.mem_rdata.begin() + lanes);
   const bool engine_done[2] = {c.seq_out.layer_done, p0.task_done};
   bool task_done[2] = {};
   for (unsigned k = 0; k < 2; ++k) {
@@ -276,14 +311,17 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
     ci.mem_rdata = in.sys_rsp_data;
     ci.engine_done = engine_done[k];
     ci.engine_err = k == 0 ? c.seq_out.cfg_err : p0.cfg_err;
+    ci.base = base_[g.base_index % kBaseEntries];
+    ci.dma_ready = c.dma_taken == k;
+    ci.dma_done = dma0.done && dma_owner_ == k;
     task_done[k] = cmd_[k].outputs(ci).done;
     t.done[k] = task_done[k] ? 1U : 0U;
   }
 
   // Outputs.
   NpuOutputs& o = c.out;
-  const bool busy =
-      c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle || vq0.busy;
+  const bool busy = c.seq_out.busy || p0.busy || cmd0[0].busy || cmd0[1].busy || !to.idle ||
+                    vq0.busy || dma0.busy;
   if (stalled && in.apb.access()) {
     o.apb = ApbResponse{0, false, false};
   } else if (apb.none && in.apb.access()) {
@@ -307,8 +345,10 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
           return irq_enable_;
         case kCycles:
           return cycles_;
+        case kInfo:
+          return r.reg->reset_value();
         default:
-          return r.reg->reset_value();  // INFO
+          return base_[(r.offset - kBase) / 4];
       }
     });
   }
@@ -335,6 +375,8 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   }
   o.sys_req_valid = chosen.has_value() && room;
   o.sys_req_addr = chosen ? addresses[*chosen] : 0;
+  o.sys_req_write = dma_writes;
+  o.sys_req_wdata = dma_writes ? dma0.mem_wdata : 0;
   o.tasks_idle = to.idle;
   o.tasks_err = to.err;
   o.neural_task_done = task_done[0];
@@ -352,6 +394,8 @@ void NpuModel::tick(const NpuInputs& in) {
   cmd_[0].tick(c.cmd_in[0]);
   cmd_[1].tick(c.cmd_in[1]);
   if (vq_) vq_->tick(c.vq_in);
+  dma_.tick(c.dma_in);
+  if (c.dma_taken) dma_owner_ = *c.dma_taken;
   owner_ = c.read_owner;
   if (in.sys_rsp_valid) reads_.pop_front();
   if (c.sys_taken) reads_.push_back(*c.sys_taken);
@@ -373,7 +417,11 @@ void NpuModel::tick(const NpuInputs& in) {
         cycles_ = own.pwdata;
         cycles_written = true;
         break;
+      case kInfo:
+        break;
       default:
+        base_[(t->offset - kBase) / 4] =
+            t->reg->after_write(base_[(t->offset - kBase) / 4], own.pwdata);
         break;
     }
   }

@@ -169,6 +169,8 @@ std::string program_text(const Program& p) {
   out += fmt::format("sequencing {}\n", p.sequencing == Sequencing::kTasks ? "tasks" : "host");
   out += fmt::format("input {}\n", tensor_text(p.input));
   const InputPacking& k = p.packing;
+  out += fmt::format("memory_io {} {}\n", p.input_at ? fmt::format("{}", *p.input_at) : "-",
+                     p.output_at ? fmt::format("{}", *p.output_at) : "-");
   out += k.on ? fmt::format("packing {} {} {} {} {} {} {} {} {} {}\n", k.h, k.w, k.c, k.kernel_h,
                             k.kernel_w, k.stride_y, k.stride_x, k.pad_top, k.pad_left, k.zero_point)
               : std::string("packing none\n");
@@ -259,6 +261,12 @@ Program parse_program(const std::string& text) {
     const Tokens t = next();
     keyword(t, "input", 7, "input A|B BASE N H W C");
     p.input = t.tensor(1);
+  }
+  {
+    const Tokens t = next();
+    keyword(t, "memory_io", 3, "memory_io INPUT_AT|- OUTPUT_AT|-");
+    if (t.at(1) != "-") p.input_at = t.number(1, "input address");
+    if (t.at(2) != "-") p.output_at = t.number(2, "output address");
   }
   {
     const Tokens t = next();
@@ -438,6 +446,50 @@ reference::Tensor pack_input(const InputPacking& p, const reference::Tensor& inp
   return out;
 }
 
+std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& input) {
+  std::vector<uint32_t> m = p.memory;
+  if (!p.input_at) return m;
+  const InputPacking& k = p.packing;
+  const auto words =
+      tensor_words(k.on ? pack_input(k, input, p.input.h, p.input.w) : input, p.lanes);
+  const unsigned w = (p.lanes + 3) / 4;
+  const uint64_t end = *p.input_at + words.size() * w;
+  if (m.size() < end) m.resize(end, 0);
+  for (size_t i = 0; i < words.size(); ++i) {
+    for (unsigned j = 0; j < w; ++j) {
+      uint32_t v = 0;
+      for (unsigned b = 0; b < 4 && j * 4 + b < p.lanes; ++b) {
+        v |= uint32_t{words[i][j * 4 + b]} << (8 * b);
+      }
+      m[*p.input_at + i * w + j] = v;
+    }
+  }
+  return m;
+}
+
+reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_t>& words) {
+  if (!p.output_at || p.layers.empty()) {
+    throw std::invalid_argument("read_memory_tensor: the program keeps its output in a buffer");
+  }
+  const ProgramTensor& t = p.layers.back().out;
+  reference::Tensor out;
+  out.n = t.n, out.h = t.h, out.w = t.w, out.c = t.c;
+  out.data.resize(static_cast<size_t>(t.n) * t.h * t.w * t.c);
+  const unsigned lanes = p.lanes, w = (lanes + 3) / 4;
+  const uint64_t per_pixel = (static_cast<uint64_t>(t.c) + lanes - 1) / lanes;
+  for (size_t px = 0; px < static_cast<size_t>(t.n) * t.h * t.w; ++px) {
+    for (int c = 0; c < t.c; ++c) {
+      const uint64_t word = px * per_pixel + static_cast<uint64_t>(c) / lanes;
+      const unsigned lane = static_cast<unsigned>(c) % lanes;
+      const uint64_t at = *p.output_at + word * w + lane / 4;
+      const uint32_t v = at < words.size() ? words[at] : 0;
+      out.data[px * static_cast<size_t>(t.c) + static_cast<size_t>(c)] =
+          static_cast<int8_t>(static_cast<uint8_t>(v >> (8 * (lane % 4))));
+    }
+  }
+  return out;
+}
+
 ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const reference::Tensor& input)
     : d_(d), p_(p) {
   if (p.lanes != d.lanes()) {
@@ -454,7 +506,10 @@ ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const referen
   }
   for (unsigned i = 0; i < p.layers.size(); ++i) of_kind_[p.layers[i].neural ? 0 : 1].push_back(i);
   const size_t bytes = (d.host_data_bits() + 7) / 8;
-  const auto words = tensor_words(k.on ? pack_input(k, input, t.h, t.w) : input, d.lanes());
+  // With the DMA the input is in system memory (program_memory): the host writes none.
+  const auto words = p.input_at
+                         ? std::vector<std::vector<uint8_t>>{}
+                         : tensor_words(k.on ? pack_input(k, input, t.h, t.w) : input, d.lanes());
   input_steps_.reserve(words.size());
   for (size_t i = 0; i < words.size(); ++i) {
     ProgramStep s;
@@ -604,7 +659,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
                        uint64_t max_cycles) {
   ProgramDriver driver(d, p, input);
   NpuModel model(d);
-  SystemMemory memory(p.memory, MemoryTiming{});
+  SystemMemory memory(program_memory(p, input), MemoryTiming{});
   ProgramRun run;
   run.layers.resize(p.layers.size());
   run.finished_at.assign(p.layers.size(), 0);
@@ -630,6 +685,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
     }
   }
   run.cycles = model.cycle();
+  if (p.output_at) run.stored = read_memory_tensor(p, memory.words());
   return run;
 }
 

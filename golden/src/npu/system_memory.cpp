@@ -21,7 +21,12 @@ void SystemMemory::serve(NpuInputs& in) const {
 
 void SystemMemory::tick(const NpuInputs& in, const NpuOutputs& out) {
   if (in.sys_rsp_valid) pending_.pop_front();
-  if (out.sys_req_valid && in.sys_req_ready) {
+  if (out.sys_req_valid && in.sys_req_ready && out.sys_req_write) {
+    const uint64_t a = out.sys_req_addr;
+    if (a >= words_.size()) words_.resize(a + 1, 0);
+    words_[a] = out.sys_req_wdata;
+    ++writes_;
+  } else if (out.sys_req_valid && in.sys_req_ready) {
     const unsigned span = timing_.max_latency - timing_.min_latency + 1;
     const uint64_t latency = timing_.min_latency + (span > 1 ? rng_() % span : 0);
     uint64_t due = cycle_ + latency;

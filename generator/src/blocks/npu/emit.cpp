@@ -41,10 +41,12 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   d.set("planar_module", planar_module);
   d.set("tasks_module", tasks_module);
   d.set("cmd_module", cmd_module);
+  d.set("dma_module", dma_module);
   d.set("fifo_module", emit::fifo_module(elab));
   d.set("lanes", emit::dec(design.lanes()));
   d.set("vq", emit::flag(design.vq.has_value()));
-  std::vector<std::pair<std::string, std::string>> modules = {{cmd_module, "npu/cmd.sv.mustache"}};
+  std::vector<std::pair<std::string, std::string>> modules = {{cmd_module, "npu/cmd.sv.mustache"},
+                                                              {dma_module, "npu/dma.sv.mustache"}};
   if (design.vq) {
     const auto* vq = dynamic_cast<const vq::Design*>(elab.find("vq"));
     if (vq == nullptr) throw std::logic_error("the NPU's VQ loader needs block vq");

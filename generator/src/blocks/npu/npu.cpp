@@ -145,6 +145,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     d->tasks_module = fmt::format("{}_tasks", prefix);
     d->cmd_module = fmt::format("{}_npu_cmd", prefix);
     d->vq_load_module = fmt::format("{}_npu_vq_load", prefix);
+    d->dma_module = fmt::format("{}_npu_dma", prefix);
     return d;
   }
   void draw(RandomDraw& d, YAML::Node& root) const override {
@@ -204,8 +205,8 @@ nlohmann::json Design::derived_json() const {
   return {{"host_data_bits", design.host_data_bits()},
           {"host_addr_bits", design.host_addr_bits()},
           {"memory_address_bits", design.tasks.memory_address_bits()},
-          {"modules", design.vq ? nlohmann::json{npu_module, cmd_module, vq_load_module}
-                                : nlohmann::json{npu_module, cmd_module}}};
+          {"modules", design.vq ? nlohmann::json{npu_module, cmd_module, dma_module, vq_load_module}
+                                : nlohmann::json{npu_module, cmd_module, dma_module}}};
 }
 
 elab::SvConstants Design::constants() const {

@@ -35,6 +35,7 @@ class Design : public BlockDesign {
   std::string tasks_module;               ///< the task unit (the front end)
   std::string cmd_module;                 ///< a command processor (one per engine)
   std::string vq_load_module;             ///< the VQ weight loader (with VQ)
+  std::string dma_module;                 ///< the DMA
 
   [[nodiscard]] elab::SvConstants constants() const;
 

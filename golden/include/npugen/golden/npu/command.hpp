@@ -30,18 +30,23 @@
 #include <deque>
 
 #include "npugen/golden/common/apb.hpp"
+#include "npugen/golden/npu/dma.hpp"
 
 namespace npugen::golden {
 
 struct CommandParams {
   unsigned mem_addr_bits = 16;  ///< bits of a system-memory word address
+  unsigned buf_bits = 16;       ///< bits of a buffer region's base (planar address)
   uint32_t window_lo = 0x100;   ///< the descriptor register address of the engine's word 0
   uint32_t window_words = 256;  ///< registers (words) of the engine's APB port
 };
 
 struct CommandInputs {
-  bool start = false;  ///< the task unit grants a task to the engine
-  uint64_t desc = 0;   ///< its descriptor's word address
+  bool start = false;      ///< the task unit grants a task to the engine
+  uint64_t desc = 0;       ///< its descriptor's word address
+  uint64_t base = 0;       ///< with start: BASE[the task's base index], added to its pointers
+  bool dma_ready = false;  ///< the DMA takes this processor's command at the edge
+  bool dma_done = false;   ///< the DMA completes this processor's command
   bool mem_ready = false;
   bool mem_rvalid = false;  ///< the data of this processor's read
   uint32_t mem_rdata = 0;
@@ -52,16 +57,18 @@ struct CommandInputs {
 struct CommandOutputs {
   bool mem_req = false;
   uint64_t mem_addr = 0;
-  ApbRequest apb;      ///< the engine's register port while `holds` (else idle)
-  bool holds = false;  ///< Setup or Access: the engine's port is this processor's
-  bool done = false;   ///< the task is done (to the task unit)
-  bool busy = false;   ///< not Idle
+  ApbRequest apb;          ///< the engine's register port while `holds` (else idle)
+  bool holds = false;      ///< Setup or Access: the engine's port is this processor's
+  bool done = false;       ///< the task is done (to the task unit)
+  bool busy = false;       ///< not Idle
+  bool dma_valid = false;  ///< a DMA command is offered
+  DmaCommand dma;
   bool operator==(const CommandOutputs&) const = default;
 };
 
 class CommandModel {
  public:
-  enum class State : uint8_t { kIdle, kFetch, kSetup, kAccess, kRun };
+  enum class State : uint8_t { kIdle, kFetch, kSetup, kAccess, kRun, kLoad, kStore };
   static constexpr unsigned kPrefetch = 4;  ///< words requested and not processed, at most
 
   explicit CommandModel(const CommandParams& p) : p_(p) {}
@@ -83,6 +90,14 @@ class CommandModel {
   uint32_t paddr_ = 0, pwdata_ = 0;
   bool wrote_ = false;     ///< a register of the window was written
   bool finished_ = false;  ///< the engine completed before Run
+  // The DMA: the header's flags and pointers, the task's regions, the base.
+  uint64_t dma_base_ = 0;
+  bool load_ = false, store_ = false;                                   ///< header bits 25 and 26
+  uint32_t in_ptr_ = 0, out_ptr_ = 0;                                   ///< header words 2 and 3
+  uint32_t in_base_ = 0, in_words_ = 0, out_base_ = 0, out_words_ = 0;  ///< registers 1, 2, 5, 6
+  bool loaded_ = false;                                                 ///< the input was loaded
+  bool in_seen_ = false;  ///< register 2 (the input region's words) was written
+  bool sent_ = false;     ///< the DMA took the command of this state
 };
 
 }  // namespace npugen::golden

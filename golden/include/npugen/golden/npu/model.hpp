@@ -62,6 +62,7 @@
 
 #include "npugen/golden/common/apb.hpp"
 #include "npugen/golden/npu/command.hpp"
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/params.hpp"
 #include "npugen/golden/npu/vq_load.hpp"
 #include "npugen/golden/planar/model.hpp"
@@ -107,8 +108,10 @@ struct NpuOutputs {
   bool step = false;              ///< observation: the array takes a step
   BufferWrite seq_write;          ///< observation: the sequencer's buffer write
   PlanarWrite planar_write;       ///< observation: the planar engine's buffer write
-  bool sys_req_valid = false;     ///< a system-memory read is offered
+  bool sys_req_valid = false;     ///< a system-memory request is offered
   uint64_t sys_req_addr = 0;      ///< its word address (0 with no requester)
+  bool sys_req_write = false;     ///< it writes (the DMA's stores)
+  uint32_t sys_req_wdata = 0;     ///< the word it writes (0 for a read)
   bool tasks_idle = true;         ///< the task unit's idle
   bool tasks_err = false;         ///< the task unit's err (STATUS.TASKS_ERR)
   bool neural_task_done = false;  ///< the neural command processor's done (a task's end)
@@ -130,6 +133,8 @@ class NpuModel {
   [[nodiscard]] const CommandModel& command(unsigned k) const { return cmd_[k]; }
   /// System-memory reads outstanding.
   [[nodiscard]] size_t reads_outstanding() const { return reads_.size(); }
+  /// The DMA.
+  [[nodiscard]] const DmaModel& dma() const { return dma_; }
   /// The VQ weight loader (designs with VQ).
   [[nodiscard]] const std::optional<VqLoadModel>& vq_loader() const { return vq_; }
   /// The top's own registers (npu_csr::register_map).
@@ -141,7 +146,7 @@ class NpuModel {
   [[nodiscard]] uint64_t cycle() const { return cycle_; }
 
  private:
-  enum class Owner : uint8_t { kNone, kPlanarA, kPlanarB, kHost };
+  enum class Owner : uint8_t { kNone, kPlanarA, kPlanarB, kHost, kDma };
   struct Cycle {
     SequencerInputs seq_in;
     PlanarInputs planar_in;
@@ -152,6 +157,8 @@ class NpuModel {
     CommandInputs cmd_in[2];
     std::optional<MemRequester> sys_taken;  ///< a system-memory read taken at this edge
     VqLoadInputs vq_in;
+    DmaInputs dma_in;
+    std::optional<unsigned> dma_taken;  ///< the command processor whose command the DMA takes
     NpuOutputs out;
   };
   [[nodiscard]] Cycle decide(const NpuInputs& in) const;
@@ -161,9 +168,12 @@ class NpuModel {
   SequencerModel seq_;
   PlanarModel planar_;
   TaskUnitModel tasks_;
-  unsigned planar_apb_bits_;        ///< the planar engine's APB address bits
-  CommandModel cmd_[2];             ///< neural, planar
-  std::optional<VqLoadModel> vq_;   ///< with VQ
+  unsigned planar_apb_bits_;       ///< the planar engine's APB address bits
+  CommandModel cmd_[2];            ///< neural, planar
+  std::optional<VqLoadModel> vq_;  ///< with VQ
+  DmaModel dma_;
+  unsigned dma_owner_ = 0;  ///< the command processor of the DMA's command
+  uint32_t base_[npu_csr::kBaseEntries] = {};
   unsigned vq_apb_bits_ = 0;        ///< the dequantizer's APB address bits
   std::deque<MemRequester> reads_;  ///< owners of the outstanding system-memory reads
   Owner owner_ = Owner::kNone;      ///< whose read the sequencer answers this cycle

@@ -69,9 +69,15 @@ constexpr unsigned gain_shift_lsb(unsigned lanes, unsigned l) {
   return lanes * 64 + l * PlanarParams::kShiftBits;
 }
 
-/// Requesters of the top's system-memory read port, in priority order.
-enum class MemRequester : uint8_t { kNeuralCommand = 0, kPlanarCommand = 1, kTaskUnit = 2 };
-inline constexpr unsigned kMemRequesters = 3;
+/// Requesters of the top's system-memory port, in priority order (the DMA's requests may
+/// write).
+enum class MemRequester : uint8_t {
+  kNeuralCommand = 0,
+  kPlanarCommand = 1,
+  kTaskUnit = 2,
+  kDma = 3
+};
+inline constexpr unsigned kMemRequesters = 4;
 
 namespace npu_csr {
 /// APB windows: the sequencer's whole port (its own three windows inside), the planar
@@ -94,6 +100,11 @@ inline constexpr uint32_t kStatus = 0x00;
 inline constexpr uint32_t kIrqEnable = 0x04;
 inline constexpr uint32_t kInfo = 0x08;
 inline constexpr uint32_t kCycles = 0x0c;
+/// The base table: BASE[i] at kBase + 4i, added to a descriptor's memory pointers (words 2
+/// and 3) when the DMA moves its task's input or output; a task uses BASE[its queue's
+/// BASE_INDEX mod kBaseEntries].
+inline constexpr uint32_t kBase = 0x10;
+inline constexpr unsigned kBaseEntries = 4;
 /// STATUS: SEQ_DONE, PLANAR_DONE and TASKS_DONE sticky (write 1 to clear), CFG_ERR, BUSY and
 /// TASKS_ERR read only. IRQ_ENABLE has the same bits for the interrupt's sources.
 inline constexpr unsigned kSeqDoneBit = 0, kPlanarDoneBit = 1, kCfgErrBit = 2, kBusyBit = 3;

@@ -117,6 +117,11 @@ struct Program {
   ProgramTensor input;  ///< where the host writes the input (before the steps); packed when
                         ///< `packing` is on
   InputPacking packing;
+  /// kTasks with the DMA: the memory word where the input's buffer words are (its reader's
+  /// descriptor loads them before the layer runs: header bit 25, word 2), and where the last
+  /// layer's output goes (its descriptor stores it after: bit 26, word 3). A buffer word is
+  /// ceil(L / 4) memory words (DmaModel); program_memory puts the input in the image.
+  std::optional<uint64_t> input_at, output_at;
   std::vector<ProgramLayer> layers;
   std::vector<ProgramStep> steps;
   std::vector<uint32_t> memory;       ///< the system-memory image from word 0 (kTasks: descriptors)
@@ -136,8 +141,18 @@ struct CompileError : std::runtime_error {
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
 /// `pack_input`: write the input im2col'd for its reader when that is a convolution that
 /// then reads fewer rows a pixel and the packed input fits buffer A (InputPacking).
+/// `dma` (kTasks): the input and the network's output go through system memory and the DMA
+/// (Program::input_at, output_at); otherwise the host writes the input and the output stays in
+/// its buffer.
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing = Sequencing::kTasks, bool pack_input = true);
+                        Sequencing sequencing = Sequencing::kTasks, bool pack_input = true,
+                        bool dma = true);
+
+/// The system-memory image a run of `p` starts from: p.memory with the input's buffer words
+/// (packed as p.packing says) at p.input_at.
+std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& input);
+/// The output tensor (the last layer's shape) read from memory words at p.output_at.
+reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_t>& words);
 
 /// A program as text (deterministic; one step a line) and back; parse_program throws
 /// std::runtime_error naming the line of a malformed text.
@@ -200,7 +215,8 @@ reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t)
 /// buffers when its marker passes), the cycle each layer finished, and the total.
 struct ProgramRun {
   std::vector<reference::Tensor> layers;
-  std::vector<uint64_t> finished_at;  ///< cycle of each layer's marker
+  std::optional<reference::Tensor> stored;  ///< with the DMA: the output as memory holds it
+  std::vector<uint64_t> finished_at;        ///< cycle of each layer's marker
   uint64_t cycles = 0;
 };
 ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Tensor& input,
