@@ -10,16 +10,24 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
   map.block = "npu";
   map.title = "Registers of the NPU top";
   map.doc = fmt::format(
-      "The top's APB port ({} address bits) answers in four windows: the sequencer's whole "
+      "The top's APB port ({} address bits) answers in {} windows: the sequencer's whole "
       "port (its address generator, post unit and own registers, docs/sequencer_registers.md) "
       "at 0x{:03x} (0x400 bytes), the planar engine's (docs/planar_registers.md) at 0x{:03x} "
-      "(0x200 bytes), the top's own registers, below, at 0x{:03x} (0x200 bytes; offsets "
-      "here are inside that window), and the task unit's (docs/tasks_registers.md) at "
-      "0x{:03x} (0x800 bytes). An address with no register reads 0 and answers PSLVERR. An "
-      "access to an engine's window waits (PREADY low) while that engine's command processor "
-      "writes its registers; there are no other wait states. The interrupt is high while a "
-      "flag of STATUS is set and enabled in IRQ_ENABLE.",
-      kAddrBits, kSequencerWindow, kPlanarWindow, kOwnWindow, kTasksWindow);
+      "(0x200 bytes), the top's own registers, below, at 0x{:03x} (offsets here are inside "
+      "that window){}, and the task unit's (docs/tasks_registers.md) at 0x{:03x} (0x800 "
+      "bytes). An address with no register reads 0 and answers PSLVERR. An access to an "
+      "engine's window waits (PREADY low) while that engine's command processor writes its "
+      "registers{}; there are no other wait states. The interrupt is high while a flag of "
+      "STATUS is set and enabled in IRQ_ENABLE.",
+      kAddrBits, d.vq ? "five" : "four", kSequencerWindow, kPlanarWindow, kOwnWindow,
+      d.vq ? fmt::format(", the VQ weight loader's dequantizer (docs/vq_registers.md) at "
+                         "0x{:03x}",
+                         kVqWindow)
+           : std::string{},
+      kTasksWindow,
+      d.vq ? ", and an access to the dequantizer's while the VQ loader decodes a "
+             "row"
+           : "");
   map.registers = {
       {"STATUS",
        kStatus,
@@ -32,7 +40,7 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
         {"CFG_ERR", kCfgErrBit, 1, Access::kRO, 0, true,
          "the address generator's or the planar engine's STATUS.CFG_ERR (clear it there)"},
         {"BUSY", kBusyBit, 1, Access::kRO, 0, true,
-         "an engine, a command processor or the task unit is busy"},
+         "an engine, a command processor, the task unit, the DMA (or the VQ loader) is busy"},
         {"TASKS_DONE", kTasksDoneBit, 1, Access::kW1C, 0, true,
          "the task unit became idle: every queued task is done"},
         {"TASKS_ERR", kTasksErrBit, 1, Access::kRO, 0, true,

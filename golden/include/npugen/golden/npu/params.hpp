@@ -44,8 +44,10 @@ struct NpuDesign {
   [[nodiscard]] unsigned host_data_bits() const {
     return std::max(seq.mem_data_bits(), gain_bits());
   }
+  /// (With VQ also a codebook row: log2 N bits.)
   [[nodiscard]] unsigned host_addr_bits() const {
-    return std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()}));
+    const unsigned bits = std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()}));
+    return vq ? std::max(bits, vq->index_bits()) : bits;
   }
 };
 
