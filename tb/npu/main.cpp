@@ -150,16 +150,24 @@ class NpuBench {
     const Program& p = run_.program;
     if (p.sequencing == Sequencing::kTasks) {
       const auto count = static_cast<uint32_t>(p.layers.size());
-      const size_t driver_steps = npu_driver_steps(0, 0, count).size();
+      // With the I/O areas moved, the driver's set_base makes the program's first two steps.
+      const size_t driver_steps = npu_driver_steps(0, 0, count).size() + (relocated_ ? 2 : 0);
       c_from_ = p.steps.size() >= driver_steps ? p.steps.size() - driver_steps : 0;
-      c_driver_ = std::make_unique<npugen::tb::DriverThread>([count](npugen::tb::DriverThread& t) {
-        namespace drv = npugen::design::npu_driver;
-        const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
-                              &npugen::tb::DriverThread::read32,
-                              &npugen::tb::DriverThread::wait_irq};
-        const int started = drv::start(&hal, 0, 0, count);
-        return started != drv::kOk ? started : drv::wait(&hal);
-      });
+      const uint32_t index = relocated_ ? p.steps[c_from_].apb_data : 0;
+      const auto delta = static_cast<uint32_t>(relocated_);
+      c_driver_ = std::make_unique<npugen::tb::DriverThread>(
+          [count, index, delta](npugen::tb::DriverThread& t) {
+            namespace drv = npugen::design::npu_driver;
+            const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
+                                  &npugen::tb::DriverThread::read32,
+                                  &npugen::tb::DriverThread::wait_irq};
+            if (delta != 0) {
+              const int based = drv::set_base(&hal, 0, index, delta);
+              if (based != drv::kOk) return based;
+            }
+            const int started = drv::start(&hal, 0, 0, count);
+            return started != drv::kOk ? started : drv::wait(&hal);
+          });
     }
   }
 
@@ -427,8 +435,8 @@ class NpuBench {
 
   // The base table at work: the DMA's areas moved `delta` words up in memory, the pointers
   // in the descriptors left as they are, and BASE[k] = delta for queue 0's BASE_INDEX (k, or
-  // k + 4: the top uses it mod 4), written by the host before the list starts. Returns delta
-  // (0: no room).
+  // k + 4: the top uses it mod 4), written before the list starts by the C driver's
+  // set_base (the two steps it must make). Returns delta (0: no room).
   static uint64_t relocate(Program& p, std::mt19937_64& rng) {
     const uint64_t delta = 1 + rng() % 64;
     const uint64_t from = p.input_at ? *p.input_at : *p.output_at;
@@ -446,7 +454,9 @@ class NpuBench {
     ProgramStep base = base_index;
     base.apb_addr = npu_csr::kOwnWindow + npu_csr::kBase + 4 * k;
     base.apb_data = static_cast<uint32_t>(delta);
-    p.steps.insert(p.steps.begin(), {base_index, base});
+    // Just before the C driver's start (the program's last steps).
+    const size_t driver = npu_driver_steps(0, 0, p.layers.size()).size();
+    p.steps.insert(p.steps.end() - static_cast<std::ptrdiff_t>(driver), {base_index, base});
     return delta;
   }
 

@@ -67,6 +67,7 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   c.set("planar_window", fmt::format("{:03x}", golden::npu_csr::kPlanarWindow));
   c.set("own_window", fmt::format("{:03x}", golden::npu_csr::kOwnWindow));
   c.set("tasks_window", fmt::format("{:03x}", golden::npu_csr::kTasksWindow));
+  c.set("base_entries", emit::dec(golden::npu_csr::kBaseEntries));
   files[fmt::format("sw/{}_npu_driver.h", name)] = emit::render("sw/npu_driver.h.mustache", c);
   files[fmt::format("sw/{}_npu_driver.c", name)] = emit::render("sw/npu_driver.c.mustache", c);
   emit::TemplateData h = emit::common_data(elab, "//");
