@@ -2,8 +2,8 @@
 # Hardware cost of the NPU top (issue 15) by block: Yosys cells and flip-flops of the whole
 # top and of its parts, the sequencer (the neural engine with its address generator, PE
 # array, post unit and memories), the planar engine, the task unit, the two command
-# processors (two variants of one module, summed), with VQ the VQ weight loader (its
-# dequantizer and codebook copies inside), and the top's own logic (the host-port
+# processors (two variants of one module, summed), the DMA, with VQ the VQ weight loader
+# (its dequantizer and codebook copies inside), and the top's own logic (the host-port
 # and system-memory arbiters, the owners queue, the APB decoder and registers: the whole
 # minus the parts). Each design is
 # synthesized once by its synth/<prefix>_npu.tcl, hierarchically; `stat -top <module>`
@@ -29,17 +29,17 @@ count() {
 echo "NPU top by block; Yosys $(yosys -V | awk '{print $2}'), the design's synth script,"
 echo "hierarchical; memories kept as \$mem_v2 cells (counted among the cells, their bits apart)."
 echo "Top logic = the whole minus the sequencer, the planar engine, the task unit, the two"
-echo "command processors and the VQ loader."
+echo "command processors, the DMA and the VQ loader."
 echo
-echo "| design | T x L | top cells | top FFs | memories (bits) | sequencer cells | sequencer FFs | planar cells | planar FFs | task unit cells | task unit FFs | command processors cells (both) | FFs (both) | VQ loader cells | VQ loader FFs | top logic cells | top logic FFs | seconds |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| design | T x L | top cells | top FFs | memories (bits) | sequencer cells | sequencer FFs | planar cells | planar FFs | task unit cells | task unit FFs | command processors cells (both) | FFs (both) | DMA cells | DMA FFs | VQ loader cells | VQ loader FFs | top logic cells | top logic FFs | seconds |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 i=0
 for cfg in "${configs[@]}"; do
   d=$work/d$i
   "$npugen" generate "$cfg" -o "$d" >/dev/null
   script=$(ls "$d"/synth/*_npu.tcl)
   prefix=$(basename "$(ls "$d"/rtl/*_npu.sv)" _npu.sv)  # the modules' prefix
-  parts="npu sequencer planar tasks"
+  parts="npu sequencer planar tasks npu_dma"
   [ -f "$d/rtl/${prefix}_npu_vq_load.sv" ] && parts="$parts npu_vq_load"
   cat >"$work/w$i.tcl" <<TCL
 source $script
@@ -55,6 +55,7 @@ TCL
   read -r seq_c seq_f <<<"$(count "$work/sequencer$i.txt")"
   read -r pl_c pl_f <<<"$(count "$work/planar$i.txt")"
   read -r tu_c tu_f <<<"$(count "$work/tasks$i.txt")"
+  read -r dma_c dma_f <<<"$(count "$work/npu_dma$i.txt")"
   vq_c=0 vq_f=0
   [ -f "$work/npu_vq_load$i.txt" ] && read -r vq_c vq_f <<<"$(count "$work/npu_vq_load$i.txt")"
   # The two command processors are two variants of one module (their windows differ): the
@@ -66,8 +67,8 @@ TCL
               END {print v[1] " (" v[2] ")"}' "$work/mem$i.txt")
   tl=$(grep -E '^ *(tiles|lanes):' "$cfg" | awk '{print $2}' | tr '\n' ' ' | awk '{print $1 " x " $2}')
   echo "| $(basename "$cfg" .yaml) | $tl | $top_c | $top_f | $mems | $seq_c | $seq_f | $pl_c | $pl_f" \
-    "| $tu_c | $tu_f | $cmd_c | $cmd_f | $vq_c | $vq_f" \
-    "| $((top_c - seq_c - pl_c - tu_c - cmd_c - vq_c))" \
-    "| $((top_f - seq_f - pl_f - tu_f - cmd_f - vq_f)) | $((SECONDS - start)) |"
+    "| $tu_c | $tu_f | $cmd_c | $cmd_f | $dma_c | $dma_f | $vq_c | $vq_f" \
+    "| $((top_c - seq_c - pl_c - tu_c - cmd_c - dma_c - vq_c))" \
+    "| $((top_f - seq_f - pl_f - tu_f - cmd_f - dma_f - vq_f)) | $((SECONDS - start)) |"
   i=$((i + 1))
 done

@@ -540,6 +540,8 @@ TEST_CASE("the arbiter's evaluation order holds on a whole run", "[npu]") {
     NpuInputs in = driver.inputs();
     memory.serve(in);
     const NpuOutputs out = m.outputs(in);
+    // A write is a request: never flagged without one offered (the owners queue full).
+    REQUIRE((!out.sys_req_write || out.sys_req_valid));
     driver.observe(in, out);
     // The planar engine with no readies against all of them and responses.
     PlanarInputs quiet, busy;

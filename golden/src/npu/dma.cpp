@@ -4,10 +4,11 @@
 
 namespace npugen::golden {
 
-DmaModel::DmaModel(unsigned lanes, unsigned mem_addr_bits)
+DmaModel::DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits)
     : lanes_(lanes),
       w_((lanes + 3) / 4),
       mask_(mem_addr_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << mem_addr_bits) - 1),
+      buf_mask_(buf_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << buf_bits) - 1),
       pending_data_(lanes, 0),
       data_(lanes, 0) {}
 
@@ -26,14 +27,14 @@ DmaOutputs DmaModel::outputs(const DmaInputs& /*in*/) const {
     }
     if (pending_) {
       o.hp_valid = o.hp_write = true;
-      o.hp_addr = cmd_.buf + written_;
+      o.hp_addr = (cmd_.buf + written_) & buf_mask_;
       o.hp_wdata = pending_data_;
     }
   } else {
     o.done = k_ == cmd_.words;
     if (k_ < cmd_.words && phase_ == Phase::kRead) {
       o.hp_valid = true;
-      o.hp_addr = cmd_.buf + k_;
+      o.hp_addr = (cmd_.buf + k_) & buf_mask_;
     }
     if (k_ < cmd_.words && phase_ == Phase::kWrite) {
       o.mem_req = o.mem_write = true;

@@ -107,7 +107,7 @@ NpuModel::NpuModel(const NpuDesign& design)
       tasks_(design.tasks),
       planar_apb_bits_(planar_csr::register_map(design.planar).addr_bits()),
       cmd_{CommandModel(command_params(design, false)), CommandModel(command_params(design, true))},
-      dma_(design.lanes(), design.tasks.memory_address_bits()) {
+      dma_(design.lanes(), design.tasks.memory_address_bits(), design.planar.act_addr_bits()) {
   if (d_.vq) {
     vq_.emplace(*d_.vq, d_.seq.tiles() * d_.lanes());
     vq_apb_bits_ = vq_csr::register_map(*d_.vq).addr_bits();
@@ -271,7 +271,7 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const bool room = reads_.size() < d_.reads_in_flight;
   const bool sys_ready = room && in.sys_req_ready;
   // A write takes no place in the queue of owners (it has no response).
-  const bool dma_writes = chosen == 3U && dma0.mem_write;
+  const bool dma_writes = chosen == 3U && room && dma0.mem_write;
   if (chosen && room && in.sys_req_ready && !dma_writes) {
     c.sys_taken = static_cast<MemRequester>(*chosen);
   }

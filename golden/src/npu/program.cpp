@@ -13,7 +13,7 @@
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 3";
+constexpr const char* kMagic = "npugen-program 4";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,

@@ -60,7 +60,8 @@ class DmaModel {
  public:
   static constexpr unsigned kQueue = 8;  ///< memory words requested and not moved on, at most
 
-  DmaModel(unsigned lanes, unsigned mem_addr_bits);
+  /// `buf_bits`: bits of a planar address (buffer addresses wrap there, as the RTL's do).
+  DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits);
   [[nodiscard]] DmaOutputs outputs(const DmaInputs& in) const;
   void tick(const DmaInputs& in);
   /// Memory words a buffer word takes: ceil(L / 4).
@@ -69,7 +70,7 @@ class DmaModel {
  private:
   enum class Phase : uint8_t { kRead, kWait, kWrite };
   unsigned lanes_, w_;
-  uint64_t mask_;
+  uint64_t mask_, buf_mask_;
   bool busy_ = false;
   DmaCommand cmd_;
   // Load.
