@@ -39,7 +39,7 @@ for cfg in "${configs[@]}"; do
   "$npugen" generate "$cfg" -o "$d" >/dev/null
   script=$(ls "$d"/synth/*_npu.tcl)
   prefix=$(basename "$(ls "$d"/rtl/*_npu.sv)" _npu.sv)  # the modules' prefix
-  parts="npu sequencer planar tasks npu_dma"
+  parts="npu sequencer planar tasks"
   [ -f "$d/rtl/${prefix}_npu_vq_load.sv" ] && parts="$parts npu_vq_load"
   cat >"$work/w$i.tcl" <<TCL
 source $script
@@ -55,7 +55,10 @@ TCL
   read -r seq_c seq_f <<<"$(count "$work/sequencer$i.txt")"
   read -r pl_c pl_f <<<"$(count "$work/planar$i.txt")"
   read -r tu_c tu_f <<<"$(count "$work/tasks$i.txt")"
-  read -r dma_c dma_f <<<"$(count "$work/npu_dma$i.txt")"
+  # The DMA has parameters: its module section (one variant) of the top's statistics.
+  read -r dma_c dma_f <<<"$(awk '/^=== / {m = ($2 ~ /_npu_dma$/)} /design hierarchy/ {m = 0}
+    m && /Number of cells/ {c += $4} m && $1 ~ /DFF/ {f += $2} END {print c, f + 0}' \
+    "$work/npu$i.txt")"
   vq_c=0 vq_f=0
   [ -f "$work/npu_vq_load$i.txt" ] && read -r vq_c vq_f <<<"$(count "$work/npu_vq_load$i.txt")"
   # The two command processors are two variants of one module (their windows differ): the
