@@ -57,7 +57,10 @@ build_targets() {
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] \
     || ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
     || die "libFuzzer is not installed (sudo apt-get install -y libclang-rt-14-dev)"
-  cmake --preset fuzz >/dev/null
+  # ccache keeps the sanitized objects of unchanged sources between runs.
+  local launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake --preset fuzz "${launcher[@]}" >/dev/null
   # The fuzz targets and what they link, not the rest of the tree (the generator's
   # emitters): the sanitized build is the longest step of the suite.
   cmake --build --preset fuzz --target "${all_targets[@]/#/fuzz_}"

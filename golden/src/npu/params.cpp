@@ -65,24 +65,16 @@ regmap::RegisterMap register_map(const NpuDesign& d) {
        "Cycles while STATUS.BUSY (wraps); software may write it, and a write wins over a count "
        "in the same cycle.",
        {{"COUNT", 0, 32, Access::kRW, 0, true, "busy cycles"}}},
-      {"BASE0",
-       kBase,
-       "Base table entry 0: added to the memory pointers of a descriptor whose queue's "
-       "BASE_INDEX is 0 (mod 4) when the DMA moves its input or output.",
-       {{"ADDR", 0, 32, Access::kRW, 0, false, "a system-memory word address"}}},
-      {"BASE1",
-       kBase + 4,
-       "Base table entry 1.",
-       {{"ADDR", 0, 32, Access::kRW, 0, false, "a system-memory word address"}}},
-      {"BASE2",
-       kBase + 8,
-       "Base table entry 2.",
-       {{"ADDR", 0, 32, Access::kRW, 0, false, "a system-memory word address"}}},
-      {"BASE3",
-       kBase + 12,
-       "Base table entry 3.",
-       {{"ADDR", 0, 32, Access::kRW, 0, false, "a system-memory word address"}}},
   };
+  for (unsigned i = 0; i < kBaseEntries; ++i) {
+    map.registers.push_back(
+        {fmt::format("BASE{}", i),
+         kBase + 4 * i,
+         fmt::format("Base table entry {}: added to the memory pointers of a descriptor whose "
+                     "queue's BASE_INDEX is {} (mod {}) when the DMA moves its input or output.",
+                     i, i, kBaseEntries),
+         {{"ADDR", 0, 32, Access::kRW, 0, false, "a system-memory word address"}}});
+  }
   return map;
 }
 
