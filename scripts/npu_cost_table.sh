@@ -26,6 +26,13 @@ count() {
   awk '/design hierarchy/ {h = 1} h && /Number of cells/ {c = $4} h && $1 ~ /DFF/ {f += $2}
        END {print c, f + 0}' "$1"
 }
+# Cells and flip-flops of the module sections whose name ends in $1 (a module with
+# parameters is one section per variant), summed, in the `stat` output $2.
+sections() {
+  awk -v suffix="$1" '/^=== / {m = (substr($2, length($2) - length(suffix) + 1) == suffix)}
+    /design hierarchy/ {m = 0} m && /Number of cells/ {c += $4} m && $1 ~ /DFF/ {f += $2}
+    END {print c, f + 0}' "$2"
+}
 echo "NPU top by block; Yosys $(yosys -V | awk '{print $2}'), the design's synth script,"
 echo "hierarchical; memories kept as \$mem_v2 cells (counted among the cells, their bits apart)."
 echo "Top logic = the whole minus the sequencer, the planar engine, the task unit, the two"
@@ -56,16 +63,12 @@ TCL
   read -r pl_c pl_f <<<"$(count "$work/planar$i.txt")"
   read -r tu_c tu_f <<<"$(count "$work/tasks$i.txt")"
   # The DMA has parameters: its module section (one variant) of the top's statistics.
-  read -r dma_c dma_f <<<"$(awk '/^=== / {m = ($2 ~ /_npu_dma$/)} /design hierarchy/ {m = 0}
-    m && /Number of cells/ {c += $4} m && $1 ~ /DFF/ {f += $2} END {print c, f + 0}' \
-    "$work/npu$i.txt")"
+  read -r dma_c dma_f <<<"$(sections _npu_dma "$work/npu$i.txt")"
   vq_c=0 vq_f=0
   [ -f "$work/npu_vq_load$i.txt" ] && read -r vq_c vq_f <<<"$(count "$work/npu_vq_load$i.txt")"
   # The two command processors are two variants of one module (their windows differ): the
   # module sections of the top's statistics, summed.
-  read -r cmd_c cmd_f <<<"$(awk '/^=== / {m = ($2 ~ /_npu_cmd$/)} /design hierarchy/ {m = 0}
-    m && /Number of cells/ {c += $4} m && $1 ~ /DFF/ {f += $2} END {print c, f + 0}' \
-    "$work/npu$i.txt")"
+  read -r cmd_c cmd_f <<<"$(sections _npu_cmd "$work/npu$i.txt")"
   mems=$(awk '/design hierarchy/ {h = 1} h && /Number of memor/ {v[++j] = $NF}
               END {print v[1] " (" v[2] ")"}' "$work/mem$i.txt")
   tl=$(grep -E '^ *(tiles|lanes):' "$cfg" | awk '{print $2}' | tr '\n' ' ' | awk '{print $1 " x " $2}')

@@ -525,7 +525,7 @@ class NpuBench {
       memory.insert(memory.end(), d.begin(), d.end());
     }
     // The input and output areas after the descriptors again, and the pointers to them.
-    const uint64_t per = (kD.lanes() + 3) / 4;
+    const uint64_t per = dma_words_per_buffer_word(kD.lanes());
     std::optional<uint64_t> input_at, output_at;
     if (p.input_at) {
       input_at = memory.size();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "npugen/golden/agu/params.hpp"
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
@@ -160,6 +161,7 @@ class Compiler {
     p_.sequencing = tasks_ ? Sequencing::kTasks : Sequencing::kHost;
     const size_t tensors = n_.layers.size() + 1;
     last_use_.assign(tensors, std::nullopt);
+    unsigned input_readers = 0;
     for (size_t i = 0; i < n_.layers.size(); ++i) {
       const net::Layer& l = n_.layers[i];
       if (l.inputs.empty() || l.inputs.size() > 2) {
@@ -168,8 +170,10 @@ class Compiler {
       for (const size_t t : l.inputs) {
         if (t > i) throw error(i, fmt::format("it reads tensor {}, not an earlier one", t));
         last_use_[t] = i;
+        if (t == 0) ++input_readers, input_reader_ = i;
       }
     }
+    if (input_readers != 1) input_reader_.reset();  // packing and the DMA want one reader
     at_.resize(tensors);
     ProgramTensor& in = at_[0];
     in.n = batch_, in.h = n_.input.h, in.w = n_.input.w, in.c = n_.input.c;
@@ -265,15 +269,8 @@ class Compiler {
   // that then reads fewer rows a pixel, and the packed input fits buffer A and the
   // sequencer's channels.
   void pack_input_for_reader(ProgramTensor& in) {
-    std::optional<size_t> reader;
-    unsigned readers = 0;
-    for (size_t i = 0; i < n_.layers.size(); ++i) {
-      for (const size_t t : n_.layers[i].inputs) {
-        if (t == 0) ++readers, reader = i;
-      }
-    }
-    if (readers != 1 || n_.layers[*reader].op != net::Op::kConv) return;
-    const net::Layer& l = n_.layers[*reader];
+    if (!input_reader_ || n_.layers[*input_reader_].op != net::Op::kConv) return;
+    const net::Layer& l = n_.layers[*input_reader_];
     const reference::ConvLayer& c = l.conv;
     const uint64_t lanes = d_.lanes();
     const uint64_t taps = static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w);
@@ -293,7 +290,7 @@ class Compiler {
     k.pad_top = c.pad_top, k.pad_left = c.pad_left;
     k.zero_point = n_.input_zero_point;
     in.h = l.out.h, in.w = l.out.w, in.c = static_cast<int>(channels);
-    packed_reader_ = reader;
+    packed_reader_ = input_reader_;
   }
 
   // An APB access of the host's own (weights are the host's to load, whatever the sequencing).
@@ -757,19 +754,12 @@ class Compiler {
     // stores its output (bit 26, word 3); both after the descriptors, a buffer word ceil(L / 4)
     // memory words. An input with several readers is written by the host.
     if (dma_) {
-      const uint64_t per = (d_.lanes() + 3) / 4;
-      std::optional<size_t> reader;
-      unsigned readers = 0;
-      for (size_t i = 0; i < n_.layers.size(); ++i) {
-        for (const size_t t : n_.layers[i].inputs) {
-          if (t == 0) ++readers, reader = i;
-        }
-      }
-      if (readers == 1) {
+      const uint64_t per = dma_words_per_buffer_word(d_.lanes());
+      if (input_reader_) {
         p_.input_at = m.size();
         m.resize(m.size() + at_[0].words(d_.lanes()) * per, 0);
-        m[p_.descriptors[*reader]] |= 1U << td::kInMemoryBit;
-        m[p_.descriptors[*reader] + 2] = static_cast<uint32_t>(*p_.input_at);
+        m[p_.descriptors[*input_reader_]] |= 1U << td::kInMemoryBit;
+        m[p_.descriptors[*input_reader_] + 2] = static_cast<uint32_t>(*p_.input_at);
       }
       const size_t last = layer_tasks_.size() - 1;
       p_.output_at = m.size();
@@ -797,6 +787,7 @@ class Compiler {
   bool tasks_;
   bool pack_;                            ///< pack the input for its reader when it pays
   bool dma_;                             ///< the input and output through memory and the DMA
+  std::optional<size_t> input_reader_;   ///< the network input's reader, when it has one
   std::optional<size_t> packed_reader_;  ///< the layer that reads the packed input
   LayerTask task_;                       ///< the layer being compiled
   std::vector<LayerTask> layer_tasks_;   ///< kTasks: every layer's

@@ -6,7 +6,7 @@ namespace npugen::golden {
 
 DmaModel::DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits)
     : lanes_(lanes),
-      w_((lanes + 3) / 4),
+      w_(dma_words_per_buffer_word(lanes)),
       mask_(mem_addr_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << mem_addr_bits) - 1),
       buf_mask_(buf_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << buf_bits) - 1),
       pending_data_(lanes, 0),

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
 #include "npugen/golden/sequencer/lowering.hpp"
 
@@ -452,7 +453,7 @@ std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& 
   const InputPacking& k = p.packing;
   const auto words =
       tensor_words(k.on ? pack_input(k, input, p.input.h, p.input.w) : input, p.lanes);
-  const unsigned w = (p.lanes + 3) / 4;
+  const unsigned w = dma_words_per_buffer_word(p.lanes);
   const uint64_t end = *p.input_at + words.size() * w;
   if (m.size() < end) m.resize(end, 0);
   for (size_t i = 0; i < words.size(); ++i) {
@@ -475,7 +476,7 @@ reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_
   reference::Tensor out;
   out.n = t.n, out.h = t.h, out.w = t.w, out.c = t.c;
   out.data.resize(static_cast<size_t>(t.n) * t.h * t.w * t.c);
-  const unsigned lanes = p.lanes, w = (lanes + 3) / 4;
+  const unsigned lanes = p.lanes, w = dma_words_per_buffer_word(lanes);
   const uint64_t per_pixel = (static_cast<uint64_t>(t.c) + lanes - 1) / lanes;
   for (size_t px = 0; px < static_cast<size_t>(t.n) * t.h * t.w; ++px) {
     for (int c = 0; c < t.c; ++c) {

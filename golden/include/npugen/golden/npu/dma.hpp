@@ -25,6 +25,9 @@
 
 namespace npugen::golden {
 
+/// Memory words a buffer word of `lanes` int8 takes: ceil(L / 4).
+constexpr unsigned dma_words_per_buffer_word(unsigned lanes) { return (lanes + 3) / 4; }
+
 struct DmaCommand {
   bool store = false;  ///< false: memory -> buffers; true: buffers -> memory
   uint64_t mem = 0;    ///< first memory word
@@ -64,8 +67,6 @@ class DmaModel {
   DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits);
   [[nodiscard]] DmaOutputs outputs(const DmaInputs& in) const;
   void tick(const DmaInputs& in);
-  /// Memory words a buffer word takes: ceil(L / 4).
-  [[nodiscard]] unsigned per_word() const { return w_; }
 
  private:
   enum class Phase : uint8_t { kRead, kWait, kWrite };
