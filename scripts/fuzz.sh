@@ -4,6 +4,9 @@
 #
 #   scripts/fuzz.sh build                    configure and build the four targets
 #   scripts/fuzz.sh run SECONDS [TARGET...]  run each target (default: all) for SECONDS
+#   scripts/fuzz.sh replay TARGET BINARY     pass the target's seed corpus once through
+#                                            BINARY (the target built with tests/fuzz/
+#                                            replay_main.cpp: the suite's tier)
 #
 # Targets: config (YAML configurations), npy (.npy files), task_list (npugen schedule
 # --tasks), network (npugen schedule --network). Each starts from its seed corpus (the
@@ -13,7 +16,7 @@
 # (exit status 1) with the command that replays it. One line per target reports
 # executions, their rate, the corpus and the crashes.
 #
-# The suite runs each target for a minute; long runs are the same command with more time:
+# The suite replays the seed corpora (replay); the campaigns are the nightly tier:
 #   scripts/fuzz.sh build && scripts/fuzz.sh run 600      (ten minutes each)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,5 +108,10 @@ case ${1:-} in
     for t in "${targets[@]}"; do seeds "$t" >/dev/null; run_target "$t" "$seconds" || status=1; done
     exit $status
     ;;
-  *) die "usage: scripts/fuzz.sh build | run SECONDS [TARGET...]" ;;
+  replay)
+    [ $# -eq 3 ] || die "usage: scripts/fuzz.sh replay TARGET BINARY"
+    # shellcheck disable=SC2046
+    exec "$3" $(seeds "$2")
+    ;;
+  *) die "usage: scripts/fuzz.sh build | run SECONDS [TARGET...] | replay TARGET BINARY" ;;
 esac
