@@ -9,7 +9,9 @@ byte for byte on rerun, on one machine).
     /opt/npugen/venv/bin/python scripts/train_digits.py [--out networks/digits]
 
 Network (NHWC): 8x8x1 -> conv1 3x3 SAME 8 + ReLU -> max_pool 2x2/2 -> conv2 3x3 SAME 16
-+ ReLU -> max_pool 2x2/2 -> fc 64 -> 10 logits. Trained in float (im2col, manual
++ ReLU -> max_pool 2x2/2 -> fc 64 -> 10 logits. Also the same network pruned (the smallest
+75% of each layer's weights set to 0, the rest fine-tuned with the zeros held), for the
+zero-skipping NPU: digits_pruned.yaml and its pruned_*.npy. Trained in float (im2col, manual
 backprop, Adam), then post-training quantized the way TFLite int8 does it: per-channel
 symmetric int8 weights, int32 bias, per-tensor asymmetric int8 activations calibrated
 on the training set, (Q31 multiplier, shift) requantization with gemmlowp's rounding.
@@ -99,20 +101,26 @@ def backward(p, cache, logits, labels):
     return g
 
 
-def train(x, y):
-    """Adam on mini-batches, He-initialised weights, fixed seed."""
-    rng = np.random.default_rng(SEED)
+def train(x, y, init=None, masks=None, epochs=EPOCHS, lr0=LR, seed=SEED):
+    """Adam on mini-batches, He-initialised weights (or `init`), fixed seed. `masks`: weights
+    held at 0 where the mask is 0 (pruned fine-tuning)."""
+    rng = np.random.default_rng(seed)
     p = {}
     for name, c, k in CONVS:
         p[name + "_w"] = rng.normal(0, np.sqrt(2 / (9 * c)), (k, 3, 3, c))
         p[name + "_b"] = np.zeros(k)
     p["fc1_w"] = rng.normal(0, np.sqrt(1 / 64), (10, 64))
     p["fc1_b"] = np.zeros(10)
+    if init is not None:
+        p = {key: val.copy() for key, val in init.items()}
+    masks = masks or {}
+    for key, mask in masks.items():
+        p[key] *= mask
     m = {key: np.zeros_like(v) for key, v in p.items()}
     v = {key: np.zeros_like(val) for key, val in p.items()}
     step = 0
-    for epoch in range(EPOCHS):
-        lr = LR * 0.5 * (1 + np.cos(np.pi * epoch / EPOCHS))  # cosine decay
+    for epoch in range(epochs):
+        lr = lr0 * 0.5 * (1 + np.cos(np.pi * epoch / epochs))  # cosine decay
         order = rng.permutation(len(x))
         for start in range(0, len(x), BATCH):
             idx = order[start:start + BATCH]
@@ -124,7 +132,19 @@ def train(x, y):
                 v[key] = 0.999 * v[key] + 0.001 * g[key] ** 2
                 m_hat, v_hat = m[key] / (1 - 0.9 ** step), v[key] / (1 - 0.999 ** step)
                 p[key] -= lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+                if key in masks:
+                    p[key] *= masks[key]
     return p
+
+
+def prune_masks(p, sparsity):
+    """Per layer, zero the `sparsity` fraction of its weights smallest in magnitude."""
+    masks = {}
+    for key in ("conv1_w", "conv2_w", "fc1_w"):
+        w = np.abs(p[key]).ravel()
+        cut = np.sort(w)[int(sparsity * len(w))]
+        masks[key] = (np.abs(p[key]) >= cut).astype(np.float64)
+    return masks
 
 
 # ---------------------------------------------------------------- quantization
@@ -231,14 +251,24 @@ def quantize_network(p, x_cal):
 
 
 # ---------------------------------------------------------------- output files
-def write_yaml(path, q, acc_float, acc_int8, n_test):
+def write_yaml(path, q, acc_float, acc_int8, n_test, prefix="", pruned=None):
+    title = "The digits CNN pruned" if pruned is not None else "The digits CNN"
     lines = [
-        "# The digits CNN: a small int8 network for scikit-learn's 8x8 handwritten digits",
+        f"# {title}: a small int8 network for scikit-learn's 8x8 handwritten digits",
         "# (sklearn.datasets.load_digits), trained in float and post-training quantized the",
         "# way TFLite int8 does it. Made by scripts/train_digits.py; do not edit by hand.",
+    ]
+    if pruned is not None:
+        lines += [
+            "# digits.yaml's network with the smallest 75% of each layer's weights set to 0 and",
+            f"# the rest fine-tuned with the zeros held ({pruned:.1%} of the int8 weights are 0):",
+            "# the zero-skipping NPU (configs/npu_zs.yaml) skips them.",
+        ]
+    lines += [
         f"# Accuracy on the {n_test} held-back test images (test_images.npy, test_labels.npy):",
         f"# float {acc_float:.2%}, int8 {acc_int8:.2%}.",
-        "# expected_logits.npy: the script's integer inference of them (int8 [N][10]).",
+        f"# expected_logits{prefix and '_' + prefix.rstrip('_')}.npy: the script's integer "
+        "inference of them (int8 [N][10]).",
         "# Input: real = pixel/16 in [0, 1], int8 scale 1/255, zero point -128, NHWC.",
         "# Requantization: TFLite's MultiplyByQuantizedMultiplier (Q31 multiplier, shift > 0",
         "# = left shift); max pools keep their input's scale and zero point. Paths are",
@@ -251,18 +281,19 @@ def write_yaml(path, q, acc_float, acc_int8, n_test):
             f"  - name: {name}",
             "    op: conv", "    kernel: 3", "    stride: 1", "    padding: same",
             f"    channels: {k}",
-            f"    weights: {name}_w.npy      # int8 [K][KH][KW][C]",
-            f"    bias: {name}_b.npy         # int32 [K]",
-            f"    output: {{multiplier: {name}_m.npy, shift: {name}_s.npy, zero_point: "
+            f"    weights: {prefix}{name}_w.npy      # int8 [K][KH][KW][C]",
+            f"    bias: {prefix}{name}_b.npy         # int32 [K]",
+            f"    output: {{multiplier: {prefix}{name}_m.npy, shift: {prefix}{name}_s.npy, "
+            "zero_point: "
             f"{q[name + '_zp']}}}   # int32 [K] each; scale {q[name + '_scale']:.9g}",
             "    activation: relu",
             f"  - {{name: pool{i + 1}, op: max_pool, kernel: 2, stride: 2, padding: valid}}",
         ]
     lines += [
         "  - name: fc1", "    op: fc", "    channels: 10",
-        "    weights: fc1_w.npy        # int8 [K][IN], IN in (h, w, c) order",
-        "    bias: fc1_b.npy           # int32 [K]",
-        f"    output: {{multiplier: fc1_m.npy, shift: fc1_s.npy, zero_point: "
+        f"    weights: {prefix}fc1_w.npy        # int8 [K][IN], IN in (h, w, c) order",
+        f"    bias: {prefix}fc1_b.npy           # int32 [K]",
+        f"    output: {{multiplier: {prefix}fc1_m.npy, shift: {prefix}fc1_s.npy, zero_point: "
         f"{q['fc1_zp']}}}   # int32 [K] each; scale {q['fc1_scale']:.9g}",
         "    activation: none",
     ]
@@ -304,6 +335,24 @@ def main():
     np.save(args.out / "test_labels.npy", y_test.astype(np.int32))
     np.save(args.out / "expected_logits.npy", logits)
     write_yaml(args.out / "digits.yaml", q, acc_float, acc_int8, len(y_test))
+
+    # The same network pruned to 75% zeros and fine-tuned (the zero-skipping NPU's case).
+    masks = prune_masks(p, 0.75)
+    pp = train(x_train, y_train, init=p, masks=masks, epochs=60, lr0=2e-3, seed=SEED + 1)
+    acc_pruned = np.mean(forward(pp, x_test)[0].argmax(axis=1) == y_test)
+    qp, _ = quantize_network(pp, x_train)
+    logits_p = int8_forward(qp, q_test)
+    acc_pruned8 = np.mean(logits_p.argmax(axis=1) == y_test)
+    zeros = sum(int((qp[n + "_w"] == 0).sum()) for n in ("conv1", "conv2", "fc1"))
+    total = sum(qp[n + "_w"].size for n in ("conv1", "conv2", "fc1"))
+    print(f"pruned: float {acc_pruned:.2%}, int8 {acc_pruned8:.2%}, {zeros / total:.1%} of the "
+          "int8 weights 0")
+    for key in ("w", "b", "m", "s"):
+        for name in ("conv1", "conv2", "fc1"):
+            np.save(args.out / f"pruned_{name}_{key}.npy", qp[f"{name}_{key}"])
+    np.save(args.out / "expected_logits_pruned.npy", logits_p)
+    write_yaml(args.out / "digits_pruned.yaml", qp, acc_pruned, acc_pruned8, len(y_test),
+               prefix="pruned_", pruned=zeros / total)
     print(f"wrote {args.out} in {time.perf_counter() - start:.1f} s total")
 
 

@@ -56,6 +56,7 @@ NpuDesign the_design() {
   d.tasks = npugen::design::kTasks;
   d.reads_in_flight = npugen::design::kNpuReadsInFlight;
   d.vq = npugen::design::npu_vq();
+  d.seq.zs = npugen::design::sequencer_zs();
   return d;
 }
 
@@ -105,7 +106,7 @@ class NpuBench {
         // Three networks in four run through the task unit, the others host-sequenced.
         const Sequencing how = rng() % 4 != 0 ? Sequencing::kTasks : Sequencing::kHost;
         try {
-          run_.program = compile_network(kD, n, batch, how);
+          run_.program = compile_network(kD, n, batch, {.sequencing = how});
         } catch (const CompileError& e) {
           refused_.push_back(e.what());
           if (attempt > 1000) throw std::runtime_error("no random network fits this design");
@@ -323,6 +324,11 @@ class NpuBench {
     s.goal("neural layers run", neural, true);
     s.goal("planar layers run", planar, false);
     s.goal("inputs written im2col'd for their convolution", p.packing.on ? 1 : 0, false);
+    if (kD.seq.zs) {
+      unsigned zs = 0;
+      for (const auto& l : p.layers) zs += l.zs_steps != 0 ? 1 : 0;
+      s.goal("layers run on the zero-skipping array", zs, false);
+    }
     if (kD.vq) {
       s.goal("weight rows loaded as codebook indices", raw_loads_ != 0 ? 0 : vq_rows_, false);
       s.goal("weight rows loaded raw through the VQ loader", raw_loads_, false);

@@ -118,6 +118,17 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
             conv ? static_cast<size_t>(c.kernel_h) * c.kernel_w * x.c : x.elements();
         c.weights.resize(static_cast<size_t>(c.filters) * taps);
         for (auto& w : c.weights) w = value(rng);
+        // With the zero-skipping array, two layers in three are pruned (each filter to a
+        // density of 0 to 60 %), so that the compiler runs them zero-skipped.
+        if (d.seq.zs && rng() % 3 != 0) {
+          const size_t per = taps;
+          for (int f = 0; f < c.filters; ++f) {
+            const auto keep = static_cast<unsigned>(range(rng, 0, 60));
+            for (size_t t = 0; t < per; ++t) {
+              if (rng() % 100 >= keep) c.weights[static_cast<size_t>(f) * per + t] = 0;
+            }
+          }
+        }
         // With the VQ weight loader, half the layers whose channels allow a vector length the
         // dequantizer has (dividing L and C) load their weights as codebook indices.
         if (d.vq && rng() % 2 == 0) {

@@ -50,6 +50,7 @@ SequencerDesign the_design() {
   d.agu = npugen::design::kAgu;
   d.array = npugen::design::kPeArray;
   d.post = npugen::design::kPost;
+  d.zs = npugen::design::sequencer_zs();
   return d;
 }
 
@@ -407,7 +408,9 @@ class SequencerBench {
     for (int tries = 0; tries < 20; ++tries) {
       const auto flow = static_cast<Dataflow>(draw(0, kDataflowCount - 1));
       if (!kD.agu.generates(flow)) continue;
-      if (spatial && flow != Dataflow::kConv && rng_() % 2 == 0) continue;  // conv mostly
+      if (spatial && flow != Dataflow::kConv && flow != Dataflow::kZeroSkip && rng_() % 2 == 0) {
+        continue;  // conv (or zero_skip) mostly
+      }
       return flow;
     }
     for (unsigned d = 0; d < kDataflowCount; ++d) {
@@ -426,7 +429,8 @@ class SequencerBench {
       const int k = draw(1, static_cast<int>(std::min(
                                 a.max_channels, perf_ ? 4 * kD.tiles() : 2 * kD.tiles() + 1)));
       reference::ConvLayer w;
-      if (flow == Dataflow::kConv) {
+      const bool zs = flow == Dataflow::kZeroSkip;
+      if (flow == Dataflow::kConv || zs) {
         const int kh = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, 4)));
         const int kw = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, 4)));
         w = random_weights(in.c, k, kh, kw);
@@ -437,6 +441,18 @@ class SequencerBench {
         };
         w.pad_top = pad(kh), w.pad_bottom = pad(kh), w.pad_left = pad(kw), w.pad_right = pad(kw);
         if (kh > in.h + w.pad_top + w.pad_bottom || kw > in.w + w.pad_left + w.pad_right) continue;
+        // zero_skip: the pixel window fits the staged half, and most weights are 0 (each
+        // filter pruned to a random density, some filters and rows empty).
+        if (zs && uint64_t{static_cast<unsigned>(kh * kw)} * words > kD.zs_slot_rows()) continue;
+        if (zs) {
+          for (int f = 0; f < k; ++f) {
+            const int keep = draw(0, 100);
+            const size_t per = w.weights.size() / static_cast<size_t>(k);
+            for (size_t i = 0; i < per; ++i) {
+              if (draw(0, 99) >= keep) w.weights[static_cast<size_t>(f) * per + i] = 0;
+            }
+          }
+        }
       } else {
         // Over the flattened input: every word of an image is a channel word.
         if (uint64_t{static_cast<unsigned>(in.h * in.w)} * words * kD.lanes() > a.max_channels) {
@@ -446,8 +462,8 @@ class SequencerBench {
           return std::nullopt;
         w = random_weights(in.c, k, in.h, in.w);
       }
-      l.want = flow == Dataflow::kConv ? reference::conv2d_direct(in, w)
-                                       : reference::fully_connected(in, w);
+      l.want = flow == Dataflow::kConv || zs ? reference::conv2d_direct(in, w)
+                                             : reference::fully_connected(in, w);
       l.text =
           fmt::format("{} {}x{}x{}x{} -> K {} kernel {}x{} stride {}x{} pad {}{}{}{}",
                       dataflow_name(flow), in.n, in.h, in.w, in.c, k, w.kernel_h, w.kernel_w,

@@ -226,8 +226,8 @@ class NetBuilder {
 // Compiles and runs a network on the golden model; every layer equals the reference. The
 // task unit sequences it, or the host (then layers finish in order).
 ProgramRun check_network(const NpuDesign& d, const net::Network& n, const reference::Tensor& x,
-                         Sequencing how = Sequencing::kTasks) {
-  const Program p = compile_network(d, n, x.n, how);
+                         Sequencing how = Sequencing::kTasks, bool zero_skip = true) {
+  const Program p = compile_network(d, n, x.n, {.sequencing = how, .zero_skip = zero_skip});
   const ProgramRun run = run_program(d, p, x, 5'000'000);
   const auto want = reference::run_network(n, x);
   REQUIRE(run.layers.size() == n.layers.size());
@@ -296,7 +296,8 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
     CHECK(p.packing.on);
     CHECK(p.input == ProgramTensor{0, 0, 4, 8, 8, 9});
     CHECK(p.layers[0].mapping_bound == 4 * 64 * ((9 + d.lanes() - 1) / d.lanes()) * blocks);
-    const Program unpacked = compile_network(d, n, 4, Sequencing::kTasks, false);
+    const Program unpacked =
+        compile_network(d, n, 4, {.sequencing = Sequencing::kTasks, .pack_input = false});
     CHECK_FALSE(unpacked.packing.on);
     CHECK(unpacked.layers[0].mapping_bound == 4 * 64 * 9 * blocks);
     CHECK(unpacked.layers[0].macs == p.layers[0].macs);
@@ -378,7 +379,7 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   CHECK(driver[8].apb_data == 1U << npu_csr::kTasksDoneBit);
 
   // Host sequencing has no descriptors.
-  const Program h = compile_network(d, n, 2, Sequencing::kHost);
+  const Program h = compile_network(d, n, 2, {.sequencing = Sequencing::kHost});
   CHECK(h.memory.empty());
   CHECK(h.descriptors.empty());
 
@@ -396,7 +397,7 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   CHECK_THAT(compile_error(d, b.network(), 1, &layer),
              Catch::Matchers::Contains("a second gain_bias layer"));
   CHECK(layer == 2);
-  CHECK_NOTHROW(compile_network(d, b.network(), 1, Sequencing::kHost));
+  CHECK_NOTHROW(compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost}));
 }
 
 TEST_CASE("random networks of every layer kind equal the reference interpreter", "[npu]") {
@@ -452,7 +453,7 @@ TEST_CASE("placement: a planar layer writes its input's buffer when the other is
   b.add(0);                                                // the input's last reader
   b.from(wide).reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);  // its last reader
   // Sequenced by the host: first fit.
-  const Program p = compile_network(d, b.network(), 1, Sequencing::kHost);
+  const Program p = compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost});
   CHECK(p.input == ProgramTensor{0, 0, 1, 4, 4, 8});
   CHECK(p.layers[0].out == ProgramTensor{1, 0, 1, 4, 4, 128});
   CHECK(p.layers[1].out == ProgramTensor{0, 16, 1, 4, 4, 8});
@@ -487,7 +488,7 @@ TEST_CASE("host sequencing tiles a layer whose filters exceed the weight store",
     NetBuilder b(rng, 5, 6, 16);
     b.conv(32, 3, 3, 1, {1, 1, 1, 1});
     b.conv(7, 1, 1, 1, {0, 0, 0, 0});  // reads every channel the tiles wrote
-    const Program p = compile_network(d, b.network(), 2, Sequencing::kHost);
+    const Program p = compile_network(d, b.network(), 2, {.sequencing = Sequencing::kHost});
     size_t waits = 0;
     for (const ProgramStep& s : p.steps) waits += s.kind == ProgramStep::Kind::kWaitSeqDone;
     CHECK(waits == want_tiles + 1);         // the tiles, then the second layer
@@ -508,7 +509,7 @@ TEST_CASE("host sequencing tiles a layer whose filters exceed the weight store",
   int layer = -1;
   std::string message;
   try {
-    (void)compile_network(tiny, b.network(), 1, Sequencing::kHost);
+    (void)compile_network(tiny, b.network(), 1, {.sequencing = Sequencing::kHost});
   } catch (const CompileError& e) {
     message = e.what();
   }
@@ -668,7 +669,9 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
   const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
   for (int k = 0; k < 4; ++k) {  // packed input but for k = 3
     const NpuDesign d = k == 1 ? odd_design() : even_design();
-    Program p = compile_network(d, n, 2, k == 2 ? Sequencing::kHost : Sequencing::kTasks, k != 3);
+    Program p = compile_network(
+        d, n, 2,
+        {.sequencing = k == 2 ? Sequencing::kHost : Sequencing::kTasks, .pack_input = k != 3});
     CHECK(p.packing.on == (k != 3));
     const std::string text = program_text(p);
     CHECK(parse_program(text) == p);
@@ -754,7 +757,7 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
           "agu.weight_rows); sequenced by the host (--sequencing host) it would run in tiles "
           "of output channels");
     // Sequenced by the host, each layer's weights are written just before it: both fit.
-    CHECK_NOTHROW(compile_network(d, b.network(), 1, Sequencing::kHost));
+    CHECK_NOTHROW(compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost}));
   }
   {  // more parameter groups than the post unit's table holds
     NpuDesign d = npu_design(8, 8, 4, 1024, 2048);
@@ -838,7 +841,7 @@ TEST_CASE("VQ layers through the golden model's VQ loader equal the reference in
   q.weight = WeightFormat{WeightKind::kInt, 8};
   d.vq = q;
   for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
-    const Program p = compile_network(d, n, 4, how);
+    const Program p = compile_network(d, n, 4, {.sequencing = how});
     size_t rows = 0, book = 0;
     for (const ProgramStep& s : p.steps) {
       rows += s.kind == ProgramStep::Kind::kHostWrite && s.target == HostTarget::kVqRow;
@@ -899,4 +902,47 @@ TEST_CASE("the VQ loader decodes a row in B + 3 cycles and writes it whole", "[n
   ++cycles;
   CHECK(cycles == 2 + 3);  // B + 3 from the transfer's edge to the idle loader
   CHECK_FALSE(m.outputs({}).busy);
+}
+
+TEST_CASE(
+    "zero skipping: the pruned digits CNN runs its sparse layers on the zero-skipping "
+    "array, equal to the reference interpreter and in fewer cycles",
+    "[npu][zs]") {
+  const net::Network pruned = read_network(kNetworks / "digits" / "digits_pruned.yaml");
+  const net::Network dense = read_network(kNetworks / "digits" / "digits.yaml");
+  const reference::Tensor x = digits_images(4);
+  NpuDesign d = even_design();
+  d.seq.agu.dataflows |= dataflow_bit(Dataflow::kZeroSkip);
+  ZeroSkipParams z;  // configs/npu_zs.yaml's array
+  z.array = d.seq.array;
+  z.intra = {2, 1}, z.inter = {1, 1};
+  z.act_rows_per_cycle = 4, z.max_rows = 96, z.step_buffer_depth = 4;
+  d.seq.zs = z;
+  for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+    const Program p = compile_network(d, pruned, 4, {.sequencing = how});
+    // conv1 reads 2 packed rows a pixel: dense. conv2 (9 rows, 2 blocks) and fc1 skip their
+    // zeros: fewer steps a pixel than the dense array's rows, in store rows with the control.
+    CHECK(p.layers[0].zs_steps == 0);
+    CHECK(p.layers[2].zs_steps > 0);
+    CHECK(p.layers[2].zs_steps < 2 * 9);
+    CHECK(p.layers[4].zs_steps > 0);
+    CHECK(p.layers[2].weight_rows == p.layers[2].zs_steps);
+    CHECK(p.layers[2].weight_bits == p.layers[2].weight_rows * d.seq.store_row_bytes() * 8);
+    const Program off = compile_network(d, pruned, 4, {.sequencing = how, .zero_skip = false});
+    for (const ProgramLayer& l : off.layers) CHECK(l.zs_steps == 0);
+    CHECK(parse_program(program_text(p)) == p);  // zs_steps round-trips
+    const ProgramRun on_run = check_network(d, pruned, x, how);
+    const ProgramRun off_run = check_network(d, pruned, x, how, false);
+    CHECK(on_run.cycles < off_run.cycles);
+    WARN(fmt::format("pruned digits, 4 images, {}: {} cycles zero-skipped, {} dense",
+                     how == Sequencing::kTasks ? "task unit" : "host", on_run.cycles,
+                     off_run.cycles));
+  }
+  // The dense network has nothing to skip: every layer dense, as on a design without zs.
+  for (const ProgramLayer& l : compile_network(d, dense, 4).layers) CHECK(l.zs_steps == 0);
+  // A window larger than a staging slot (zs.max_rows / 3) stays dense.
+  d.seq.zs->max_rows = 3 * 8;  // slots of 8 words: conv2's 9-row window does not fit
+  const Program small = compile_network(d, pruned, 4);
+  CHECK(small.layers[2].zs_steps == 0);
+  CHECK(small.layers[4].zs_steps > 0);  // fc1: 2 x 2 pixels x 2 words = 8 rows
 }

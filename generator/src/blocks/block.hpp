@@ -113,9 +113,11 @@ class Block : public config::SchemaPart {
   [[nodiscard]] virtual std::string_view title() const = 0;
   /// Whether a configuration turns the block on.
   [[nodiscard]] virtual bool enabled(const config::Config& config) const = 0;
-  /// A block this one stands in for when both are on (the zero-skipping array for the
-  /// dense one); empty when none.
-  [[nodiscard]] virtual std::string_view replaces() const { return {}; }
+  /// A block this one stands in for when both are on in `config` (the zero-skipping array
+  /// for the dense one, unless the sequencer uses both); empty when none.
+  [[nodiscard]] virtual std::string_view replaces(const config::Config& /*config*/) const {
+    return {};
+  }
   [[nodiscard]] virtual BenchInfo bench() const = 0;
   [[nodiscard]] virtual std::shared_ptr<const BlockDesign> elaborate(
       const config::Config& config) const = 0;

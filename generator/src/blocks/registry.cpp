@@ -34,7 +34,7 @@ std::vector<const Block*> generated(const config::Config& config) {
   std::vector<const Block*> out;
   for (const Block* b : on) {
     const bool replaced = std::any_of(
-        on.begin(), on.end(), [&](const Block* other) { return other->replaces() == b->name(); });
+        on.begin(), on.end(), [&](const Block* other) { return other->replaces(config) == b->name(); });
     if (!replaced) out.push_back(b);
   }
   return out;

@@ -56,29 +56,14 @@ net::NetworkFile read_network(const std::string& file) {
   return std::move(*r.file);
 }
 
-void add_sequencing_option(CLI::App& cmd, std::string& value, bool& no_packing, bool& host_io) {
-  cmd.add_option("--sequencing", value,
-                 "tasks: descriptors in system memory (compile: memory.bin), the task unit runs "
-                 "the layers; host: the host programs each layer and waits for it")
-      ->check(CLI::IsMember({"tasks", "host"}))
-      ->capture_default_str();
-  cmd.add_flag("--no-input-packing", no_packing,
-               "Write the input as it is, never im2col'd for a first convolution with few "
-               "channels (docs/npu.md: input packing)");
-  cmd.add_flag("--host-io", host_io,
-               "With the task unit: the host writes the input into its buffer and the output "
-               "stays there, instead of the DMA moving them from and to system memory");
-}
-
 golden::Sequencing sequencing_of(const std::string& name) {
   return name == "host" ? golden::Sequencing::kHost : golden::Sequencing::kTasks;
 }
 
 golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
-                        const std::string& file, int batch, golden::Sequencing how, bool pack,
-                        bool dma) {
+                        const std::string& file, int batch, const golden::CompileOptions& how) {
   try {
-    return golden::compile_network(d, f.network, batch, how, pack, dma);
+    return golden::compile_network(d, f.network, batch, how);
   } catch (const golden::CompileError& e) {
     const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
                          ? f.network.layers[static_cast<size_t>(e.layer)].line
@@ -146,6 +131,13 @@ std::string tensor_npy(const golden::reference::Tensor& t, bool flat) {
                          std::vector<int64_t>(t.data.begin(), t.data.end()));
 }
 
+// Which PE array runs a layer: "dense", "zero_skip" (the sequencer's zero-skipping array,
+// its steps replayed for every output pixel), or null for the planar engine.
+nlohmann::json array_name(const golden::ProgramLayer& l) {
+  if (!l.neural) return nullptr;
+  return l.zs_steps != 0 ? "zero_skip" : "dense";
+}
+
 // The compiled network as JSON: layers, where their outputs are, the bounds.
 nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p) {
   nlohmann::json layers = nlohmann::json::array();
@@ -161,7 +153,9 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
                       {"macs", l.macs},
                       {"mapping_bound", l.mapping_bound},
                       {"weight_rows", l.weight_rows},
-                      {"weight_bits", l.weight_bits}});
+                      {"weight_bits", l.weight_bits},
+                      {"array", array_name(l)},
+                      {"zs_steps_per_pixel", l.zs_steps}});
   }
   size_t host_writes = 0, apb_writes = 0;
   for (const auto& s : p.steps) {
@@ -190,13 +184,40 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
   std::string sequencing = "tasks";
-  bool no_packing = false;  ///< --no-input-packing
-  bool host_io = false;     ///< --host-io
+  bool no_packing = false;    ///< --no-input-packing
+  bool host_io = false;       ///< --host-io
+  bool no_zero_skip = false;  ///< --no-zero-skip
   int batch = 1;
   int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
   uint64_t trace_from = 0;
 };
+
+void add_sequencing_option(CLI::App& cmd, NetOptions& o) {
+  cmd.add_option("--sequencing", o.sequencing,
+                 "tasks: descriptors in system memory (compile: memory.bin), the task unit runs "
+                 "the layers; host: the host programs each layer and waits for it")
+      ->check(CLI::IsMember({"tasks", "host"}))
+      ->capture_default_str();
+  cmd.add_flag("--no-input-packing", o.no_packing,
+               "Write the input as it is, never im2col'd for a first convolution with few "
+               "channels (docs/npu.md: input packing)");
+  cmd.add_flag("--host-io", o.host_io,
+               "With the task unit: the host writes the input into its buffer and the output "
+               "stays there, instead of the DMA moving them from and to system memory");
+  cmd.add_flag("--no-zero-skip", o.no_zero_skip,
+               "With the zero-skipping array (zs.enabled): run every layer on the dense array "
+               "(docs/sequencer.md: zero skipping)");
+}
+
+golden::CompileOptions compile_options(const NetOptions& o) {
+  golden::CompileOptions c;
+  c.sequencing = sequencing_of(o.sequencing);
+  c.pack_input = !o.no_packing;
+  c.dma = !o.host_io;
+  c.zero_skip = !o.no_zero_skip;
+  return c;
+}
 
 }  // namespace
 
@@ -213,13 +234,12 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
-  add_sequencing_option(*compile_cmd, c.sequencing, c.no_packing, c.host_io);
+  add_sequencing_option(*compile_cmd, c);
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
     const net::NetworkFile f = read_network(c.network);
-    const golden::Program p =
-        compile(d, f, c.network, c.batch, sequencing_of(c.sequencing), !c.no_packing, !c.host_io);
+    const golden::Program p = compile(d, f, c.network, c.batch, compile_options(c));
     golden::reference::Tensor zero;
     zero.n = c.batch;
     zero.h = f.network.input.h;
@@ -265,7 +285,7 @@ void add_network_commands(CLI::App& app) {
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
       ->check(CLI::PositiveNumber);
-  add_sequencing_option(*run_cmd, r.sequencing, r.no_packing, r.host_io);
+  add_sequencing_option(*run_cmd, r);
   run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
   run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
   run_cmd->callback([] {
@@ -292,14 +312,12 @@ void add_network_commands(CLI::App& app) {
     int batch = std::min(run.input.n, most);
     for (; batch > 1; --batch) {
       try {
-        (void)golden::compile_network(d, f.network, batch, sequencing_of(r.sequencing),
-                                      !r.no_packing, !r.host_io);
+        (void)golden::compile_network(d, f.network, batch, compile_options(r));
         break;
       } catch (const golden::CompileError&) {
       }
     }
-    const golden::Program first =
-        compile(d, f, r.network, batch, sequencing_of(r.sequencing), !r.no_packing, !r.host_io);
+    const golden::Program first = compile(d, f, r.network, batch, compile_options(r));
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
@@ -320,6 +338,7 @@ void add_network_commands(CLI::App& app) {
     if (r.sequencing != "tasks") repro += " --sequencing " + r.sequencing;
     if (r.no_packing) repro += " --no-input-packing";
     if (r.host_io) repro += " --host-io";
+    if (r.no_zero_skip) repro += " --no-zero-skip";
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;
@@ -348,9 +367,7 @@ void add_network_commands(CLI::App& app) {
     for (int b = 0; b < batches; ++b) {
       const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
       golden::RunFile chunk;
-      chunk.program = n == batch ? first
-                                 : compile(d, f, r.network, n, sequencing_of(r.sequencing),
-                                           !r.no_packing, !r.host_io);
+      chunk.program = n == batch ? first : compile(d, f, r.network, n, compile_options(r));
       chunk.input = slice(run.input, n0, n);
       for (size_t i = 1; i < tensors.size(); ++i)
         chunk.expected.push_back(slice(tensors[i], n0, n));
@@ -450,6 +467,8 @@ void add_network_commands(CLI::App& app) {
             cycles > 0 ? static_cast<double>(pl.mapping_bound) / static_cast<double>(cycles) : 0.0},
            {"weight_rows", pl.weight_rows},
            {"weight_bits_per_batch", pl.weight_bits},
+           {"array", array_name(pl)},
+           {"zs_steps_per_pixel", pl.zs_steps},
            {"output_words_per_batch", pl.out.words(d.lanes())},
            {"first_batch_finished_at", first_finish[i]}});
     }
@@ -494,11 +513,15 @@ void add_network_commands(CLI::App& app) {
     }
     files["stats.json"] = stats.dump(2) + "\n";
     util::write_tree_atomically(out, files, kRunMarker, {});
-    std::printf("%-12s %-10s %-7s %10s %10s %8s\n", "layer", "op", "engine", "cycles", "MACs",
+    // (util: the layer's MACs over cycles x T x L; above 1 on the zero-skipping array, which
+    // skips the zero weights the MACs count.)
+    std::printf("%-12s %-10s %-9s %10s %10s %8s\n", "layer", "op", "engine", "cycles", "MACs",
                 "util");
     for (const auto& l : layers) {
-      std::printf("%-12s %-10s %-7s %10llu %10llu %8.3f\n", l["name"].get<std::string>().c_str(),
-                  l["op"].get<std::string>().c_str(), l["engine"].get<std::string>().c_str(),
+      const std::string engine =
+          l["engine"].get<std::string>() + (l["array"] == "zero_skip" ? " zs" : "");
+      std::printf("%-12s %-10s %-9s %10llu %10llu %8.3f\n", l["name"].get<std::string>().c_str(),
+                  l["op"].get<std::string>().c_str(), engine.c_str(),
                   static_cast<unsigned long long>(l["cycles"].get<uint64_t>()),
                   static_cast<unsigned long long>(l["macs"].get<uint64_t>()),
                   l["mac_utilisation"].get<double>());

@@ -14,6 +14,8 @@ const char* dataflow_name(Dataflow d) {
       return "fc";
     case Dataflow::kFcBatch:
       return "fc_batch";
+    case Dataflow::kZeroSkip:
+      return "zero_skip";
   }
   return "?";
 }

@@ -132,15 +132,15 @@ struct LayerTask {
 
 class Compiler {
  public:
-  Compiler(const NpuDesign& d, const net::Network& n, int batch, Sequencing sequencing, bool pack,
-           bool dma)
+  Compiler(const NpuDesign& d, const net::Network& n, int batch, const CompileOptions& o)
       : d_(d),
         n_(n),
         batch_(batch),
-        tasks_(sequencing == Sequencing::kTasks),
-        pack_(pack),
-        dma_(dma && tasks_),
-        buffers_(d.act_words(), sequencing == Sequencing::kTasks) {
+        tasks_(o.sequencing == Sequencing::kTasks),
+        pack_(o.pack_input),
+        dma_(o.dma && tasks_),
+        zero_skip_(o.zero_skip && d.seq.zs.has_value()),
+        buffers_(d.act_words(), o.sequencing == Sequencing::kTasks) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
   }
 
@@ -483,6 +483,7 @@ class Compiler {
       } catch (const std::invalid_argument& e) {
         throw error(i, e.what());
       }
+
       if (k0 == 0) {
         out.n = low.out_shape.n, out.h = low.out_shape.h, out.w = low.out_shape.w;
         out.c = static_cast<int>(k);
@@ -496,6 +497,32 @@ class Compiler {
       low.regs.out_base = out.base + k0 / lanes;
       low.regs.out_pixel_stride = out_words;
       low.regs.out_row_stride = out_words * static_cast<uint64_t>(out.w);
+      // The dense array's steps (the mapping bound), before zero skipping may replace them.
+      pl.mapping_bound += low.regs.steps(d_.seq.agu);
+      if (zero_skip_ && l.vq.vector_length == 0) {
+        // On the zero-skipping array (fc as a convolution over its whole input) when its
+        // window fits the staged half, the address generator takes it, and its steps a pixel
+        // beat the dense array's rows.
+        std::optional<LoweredLayer> z;
+        try {
+          z = lower_layer(d_.seq, Dataflow::kZeroSkip, shape, part, where);
+        } catch (const std::invalid_argument&) {
+          z.reset();  // the window exceeds a staging slot (zs.max_rows / 3): dense
+        }
+        if (z) {
+          z->regs.out_base = low.regs.out_base;
+          z->regs.out_pixel_stride = low.regs.out_pixel_stride;
+          z->regs.out_row_stride = low.regs.out_row_stride;
+          const uint64_t blocks = (kk + tiles - 1) / tiles;
+          const uint64_t steps = z->weight_rows.size();
+          if (agu_refusal(d_.seq.agu, z->regs).empty() &&
+              zs_pixel_cycles(z->dense_rows, steps) < blocks * low.dense_rows) {
+            z->out_shape = low.out_shape;
+            low = std::move(*z);
+            pl.zs_steps += steps;
+          }
+        }
+      }
       if (const std::string why = agu_refusal(d_.seq.agu, low.regs); !why.empty()) {
         throw error(i, fmt::format("the sequencer cannot run it: {}{}", why,
                                    fc ? " (fc reads its input as one vector of H x W x "
@@ -508,7 +535,9 @@ class Compiler {
         for (size_t r = 0; r < low.weight_rows.size(); ++r) {
           host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
         }
-        pl.weight_bits += low.weight_rows.size() * uint64_t{tiles} * lanes * 8;
+        pl.weight_bits += low.weight_rows.size() * (low.regs.dataflow == Dataflow::kZeroSkip
+                                                        ? uint64_t{d_.seq.store_row_bytes()} * 8
+                                                        : uint64_t{tiles} * lanes * 8);
       }
       for (size_t g = 0; g < low.params.size(); ++g) {
         host_write(HostTarget::kParams, param_groups_ + g,
@@ -520,7 +549,6 @@ class Compiler {
       for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
         apb_write(base + w.offset, w.value);
       ++neural_;
-      pl.mapping_bound += low.regs.steps(d_.seq.agu);
       pl.weight_rows += low.weight_rows.size();
       if (tasks_) {
         weight_rows_ += low.weight_rows.size();
@@ -787,6 +815,7 @@ class Compiler {
   bool tasks_;
   bool pack_;                            ///< pack the input for its reader when it pays
   bool dma_;                             ///< the input and output through memory and the DMA
+  bool zero_skip_;                       ///< layers may run on the zero-skipping array
   std::optional<size_t> input_reader_;   ///< the network input's reader, when it has one
   std::optional<size_t> packed_reader_;  ///< the layer that reads the packed input
   LayerTask task_;                       ///< the layer being compiled
@@ -805,8 +834,8 @@ class Compiler {
 }  // namespace
 
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing, bool pack_input, bool dma) {
-  return Compiler(d, network, batch, sequencing, pack_input, dma).run();
+                        const CompileOptions& options) {
+  return Compiler(d, network, batch, options).run();
 }
 
 }  // namespace npugen::golden

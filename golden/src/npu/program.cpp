@@ -14,7 +14,7 @@
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 4";
+constexpr const char* kMagic = "npugen-program 5";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
@@ -177,9 +177,9 @@ std::string program_text(const Program& p) {
               : std::string("packing none\n");
   out += fmt::format("layers {}\n", p.layers.size());
   for (const ProgramLayer& l : p.layers) {
-    out += fmt::format("layer {} {} {} {} {} {} {} {}\n", encode_name(l.name), net::op_name(l.op),
-                       l.neural ? "neural" : "planar", tensor_text(l.out), l.macs, l.mapping_bound,
-                       l.weight_rows, l.weight_bits);
+    out += fmt::format("layer {} {} {} {} {} {} {} {} {}\n", encode_name(l.name),
+                       net::op_name(l.op), l.neural ? "neural" : "planar", tensor_text(l.out),
+                       l.macs, l.mapping_bound, l.weight_rows, l.weight_bits, l.zs_steps);
   }
   out += fmt::format("steps {}\n", p.steps.size());
   for (const ProgramStep& s : p.steps) {
@@ -291,7 +291,8 @@ Program parse_program(const std::string& text) {
       k.zero_point = zp;
     }
   }
-  const char* layer_form = "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS BITS";
+  const char* layer_form =
+      "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS BITS ZS_STEPS";
   uint64_t layers = 0;
   {
     const Tokens t = next();
@@ -300,7 +301,7 @@ Program parse_program(const std::string& text) {
   }
   for (uint64_t i = 0; i < layers; ++i) {
     const Tokens t = next();
-    keyword(t, "layer", 14, layer_form);
+    keyword(t, "layer", 15, layer_form);
     ProgramLayer l;
     l.name = t.name(1);
     bool known = false;
@@ -317,6 +318,7 @@ Program parse_program(const std::string& text) {
     l.mapping_bound = t.number(11, "BOUND");
     l.weight_rows = t.number(12, "ROWS");
     l.weight_bits = t.number(13, "BITS");
+    l.zs_steps = t.number(14, "ZS_STEPS");
     p.layers.push_back(std::move(l));
   }
   uint64_t steps = 0;

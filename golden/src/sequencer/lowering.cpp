@@ -1,6 +1,9 @@
 #include "npugen/golden/sequencer/lowering.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "npugen/golden/zs/schedule.hpp"
 
 namespace npugen::golden {
 
@@ -35,6 +38,68 @@ std::vector<uint8_t> param_group_bytes(const SequencerDesign& d,
   return out;
 }
 
+namespace {
+
+void put_bits(std::vector<uint8_t>& bytes, unsigned lsb, unsigned width, uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    if ((v >> i) & 1U) bytes[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
+  }
+}
+
+// The dense rows of each filter block become its preprocessed steps (store rows).
+void zero_skip_rows(const SequencerDesign& d, LoweredLayer& out, unsigned k) {
+  if (!d.zs) throw std::invalid_argument("zero_skip needs the zero-skipping array (zs)");
+  const ZeroSkipParams& zp = *d.zs;
+  const unsigned tiles = d.tiles(), lanes = d.lanes();
+  const uint64_t rows = out.dense_rows;
+  if (rows > d.zs_slot_rows()) {
+    throw std::invalid_argument(
+        "a pixel window of " + std::to_string(rows) +
+        " words exceeds a staging slot, zs.max_rows / 3 = " + std::to_string(d.zs_slot_rows()));
+  }
+  const ControlLayout layout = ControlLayout::of(zp);
+  const unsigned blocks = (k + tiles - 1) / tiles;
+  std::vector<std::vector<uint8_t>> steps;
+  for (unsigned kb = 0; kb < blocks; ++kb) {
+    HierTensor t;
+    t.extents = {lanes, tiles};
+    t.rows = static_cast<unsigned>(rows);
+    t.values.assign(size_t{tiles} * rows * lanes, 0);
+    for (unsigned tile = 0; tile < tiles; ++tile) {
+      for (uint64_t r = 0; r < rows; ++r) {
+        for (unsigned l = 0; l < lanes; ++l) {
+          t.values[(tile * rows + r) * lanes + l] =
+              static_cast<int8_t>(out.weight_rows[kb * rows + r][size_t{tile} * lanes + l]);
+        }
+      }
+    }
+    const HierSchedule s = preprocess(t, zp.levels());
+    const auto problems = check_schedule(t, zp.levels(), s);
+    if (!problems.empty()) {
+      throw std::logic_error("zero-skip preprocessing broke its contract: " + problems.front());
+    }
+    const unsigned filters = std::min(tiles, k - kb * tiles);
+    const auto stream = step_stream(zp, s);
+    for (size_t i = 0; i < stream.size(); ++i) {
+      std::vector<uint8_t> row(d.store_row_bytes(), 0);
+      for (size_t w = 0; w < stream[i].weights.size(); ++w) {
+        row[w] = static_cast<uint8_t>(stream[i].weights[w]);
+      }
+      const auto ctrl = pack_control(layout, stream[i].control);
+      for (unsigned b = 0; b < layout.width(); ++b) {
+        put_bits(row, d.zs_ctrl_lsb() + b, 1, (ctrl[b / 32] >> (b % 32)) & 1U);
+      }
+      put_bits(row, d.zs_filters_lsb(), d.agu.filters_bits(), filters);
+      put_bits(row, d.zs_end_bit(), 1, kb + 1 == blocks && i + 1 == stream.size() ? 1 : 0);
+      steps.push_back(std::move(row));
+    }
+  }
+  out.weight_rows = std::move(steps);
+  out.regs.filters = std::min(k, tiles);
+}
+
+}  // namespace
+
 LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const reference::Tensor& in,
                          const reference::ConvLayer& l, const LayerPlacement& at) {
   const unsigned tiles = d.tiles(), lanes = d.lanes(), p = d.post.lanes;
@@ -45,7 +110,7 @@ LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const referenc
   AguLayer& r = out.regs;
   // The layer as the array sees it: a convolution, or a 1 x 1 one over the flattened input
   // (channels: every word of the image, lanes beyond C included).
-  const bool flat = flow != Dataflow::kConv;
+  const bool flat = flow == Dataflow::kFc || flow == Dataflow::kFcBatch;
   const unsigned h = flat ? 1 : static_cast<unsigned>(in.h);
   const unsigned w = flat ? 1 : static_cast<unsigned>(in.w);
   const unsigned cw = flat ? static_cast<unsigned>(in.h * in.w) * in_words : in_words;
@@ -116,6 +181,8 @@ LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const referenc
   o.h = flat ? 1 : static_cast<int>(r.out_height());
   o.w = flat ? 1 : static_cast<int>(r.out_width());
   o.c = static_cast<int>(k);
+  out.dense_rows = rows_per_block;
+  if (flow == Dataflow::kZeroSkip) zero_skip_rows(d, out, k);
   return out;
 }
 

@@ -27,20 +27,51 @@ SequencerModel::SequencerModel(const SequencerDesign& design)
       agu_(design.agu),
       array_(design.array),
       post_(design.post) {
-  const size_t lanes = d_.lanes(), row = d_.row_bytes();
+  const size_t lanes = d_.lanes(), row = d_.row_bytes(), srow = d_.store_row_bytes();
   for (auto& b : buf_) b.assign(d_.agu.act_words * lanes, 0);
-  store_.assign(d_.agu.weight_rows * row, 0);
+  store_.assign(d_.agu.weight_rows * srow, 0);
   for (auto& c : cache_) c.assign(size_t{d_.seq.cache_rows} * row, 0);
   for (auto& o : act_out_) o.assign(lanes, 0);
   window_.assign(size_t{d_.agu.mec_window} * lanes, 0);
   window_out_.assign(lanes, 0);
-  store_out_.assign(row, 0);
+  store_out_.assign(srow, 0);
+  if (d_.zs) {
+    zs_.emplace(*d_.zs);
+    stage_.assign(size_t{d_.zs_stage_rows()} * lanes, 0);
+  }
   for (auto& o : cache_out_) o.assign(row, 0);
   dr_acc_.assign(d_.tiles(), 0);
 }
 
 bool SequencerModel::busy() const {
-  return agu_.busy() || s1_.valid || !results_.empty() || dr_valid_ || !beats_.empty();
+  return agu_.busy() || s1_.valid || !results_.empty() || dr_valid_ || !beats_.empty() ||
+         zs_outstanding();
+}
+
+bool SequencerModel::zs_outstanding() const {
+  if (s1_.valid && s1_.zs) return true;
+  if (rp_active_) return true;
+  for (unsigned h = 0; h < SequencerDesign::kZsSlots; ++h) {
+    if (full_[h] || jobs_[h] > 0) return true;
+  }
+  return false;
+}
+
+StreamStep SequencerModel::zs_step_of(const std::vector<uint8_t>& row, unsigned& filters,
+                                      bool& end) const {
+  const ControlLayout layout = ControlLayout::of(*d_.zs);
+  StreamStep step;
+  const unsigned n = d_.row_bytes();
+  step.weights.resize(n);
+  for (unsigned i = 0; i < n; ++i) step.weights[i] = row[i];
+  std::vector<uint32_t> words((layout.width() + 31) / 32, 0);
+  for (unsigned b = 0; b < layout.width(); ++b) {
+    if (get_bits(row, d_.zs_ctrl_lsb() + b, 1) != 0) words[b / 32] |= 1U << (b % 32);
+  }
+  step.control = unpack_control(layout, words);
+  filters = static_cast<unsigned>(get_bits(row, d_.zs_filters_lsb(), d_.agu.filters_bits()));
+  end = get_bits(row, d_.zs_end_bit(), 1) != 0;
+  return step;
 }
 
 uint32_t SequencerModel::read_own(uint32_t offset) const {
@@ -135,6 +166,25 @@ void SequencerModel::classify(const AddressSet& s, Cycle& c) const {
   } else if (flow == Dataflow::kFc) {
     st.weight = WeightSource::kStore;
     st.act = s.pad ? ActSource::kPad : ActSource::kBuffer;
+  } else if (flow == Dataflow::kZeroSkip) {
+    // Staged, no step: the word (or the pad value) goes into row zrow of its slot.
+    st.zs = true;
+    st.act = s.pad ? ActSource::kPad : ActSource::kBuffer;
+    f.zrow = s.first ? 0 : f.zrow + 1;
+    st.zslot = f.zslot, st.zrow = f.zrow;
+    ZsPixel px = s.first ? ZsPixel{} : px_[f.zslot];
+    if (s.first) {
+      px.wbase = s.wrow;
+      px.out_buf = s.layer.out_buf;
+      px.out_addr = s.out_addr, px.out_lane = s.out_lane;
+      px.group = f.blk_grp & static_cast<unsigned>(mask_bits(d_.post.group_bits()));
+      px.range = PostOutputRange{s.layer.zero_point, s.layer.act_min, s.layer.act_max};
+    }
+    px.rows = f.zrow + 1;
+    px.layer_end = s.layer_end;
+    c.zs_take = true;
+    c.zs_px = px;
+    if (s.last) f.zslot = next_slot(f.zslot);
   } else {
     if (s.layer_first) f.cset ^= 1U;  // the features go to the other set
     st.cset = f.cset;
@@ -143,12 +193,12 @@ void SequencerModel::classify(const AddressSet& s, Cycle& c) const {
   }
   st.uses_act = st.act == ActSource::kBuffer;
   st.uses_store =
-      !s.load && (st.weight == WeightSource::kStore || st.act == ActSource::kStoreSlice);
-  const bool uses_cache = !s.load && st.weight == WeightSource::kCache;
+      !s.load && !st.zs && (st.weight == WeightSource::kStore || st.act == ActSource::kStoreSlice);
+  const bool uses_cache = !s.load && !st.zs && st.weight == WeightSource::kCache;
   if (st.uses_act) c.read_act[st.in_buf] = true, c.act_addr = s.act_addr;
   if (st.uses_store) c.read_store = true, c.store_addr = s.wrow;
   if (uses_cache) c.read_cache[st.cset] = true, c.cache_addr = st.crow;
-  if (s.last && !s.load) {
+  if (s.last && !s.load && !st.zs) {
     Result& r = c.result;
     r.dataflow = flow;
     r.out_buf = s.layer.out_buf;
@@ -260,25 +310,89 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
         s1_.weight == WeightSource::kCache ? cache_out_[s1_.cset] : store_out_;
     for (unsigned i = 0; i < tiles * lanes; ++i) c.step_weights[i] = w[i];
   }
-  c.array_in.valid = s1_.valid && !s1_.load;
+  c.array_in.valid = s1_.valid && !s1_.load && !s1_.zs;
   c.array_in.first = s1_.first;
   c.array_in.last = s1_.last;
   c.array_in.acts = c.step_acts;
   c.array_in.weights = c.step_weights;
-  c.array_in.acc_ready = drain_free;
+  // The drain takes the results of the dot product at the head of the queue, from the array
+  // that computes it.
+  const bool front_zs = !results_.empty() && results_.front().dataflow == Dataflow::kZeroSkip;
+  c.array_in.acc_ready = drain_free && !front_zs;
   const PeArrayOutputs array_out = array_.outputs(c.array_in);
-  c.acc_taken = array_out.acc_valid && drain_free;
+  c.acc_taken = array_out.acc_valid && c.array_in.acc_ready;
   if (c.acc_taken) {
     c.acc.resize(tiles);
     for (unsigned t = 0; t < tiles; ++t) c.acc[t] = static_cast<int32_t>(array_out.acc[t]);
   }
-  c.s1_adv = s1_.valid && (s1_.load || array_out.step_ready);
+  c.s1_adv = s1_.valid && (s1_.load || s1_.zs || array_out.step_ready);
+
+  // ---- zero skipping: the replayed step into the array, its rows from the staged slot
+  bool& zs_end = c.zs_end;
+  if (zs_) {
+    unsigned filters = 0;
+    if (st_valid_) {
+      c.zs_step = zs_step_of(store_out_, filters, zs_end);
+      // A job's first step points the array at the slot its window is staged in.
+      if (c.zs_step.control.first) c.zs_step.control.advance += rp_slot_ * d_.zs_slot_rows();
+    }
+    const unsigned rows = d_.zs->act_rows_per_cycle;
+    c.zs_in.step_valid =
+        st_valid_ && (!c.zs_step.control.last || results_.size() < d_.result_queue_depth());
+    c.zs_in.step = &c.zs_step;
+    c.zs_in.acc_ready = drain_free && front_zs;
+    c.zs_rows.assign(size_t{rows} * lanes, 0);
+    c.zs_in.act_rd_data = c.zs_rows;
+    ZeroSkipOutputs zo = zs_->outputs(c.zs_in);
+    if (zo.act_rd_en) {
+      for (unsigned k = 0; k < rows; ++k) {
+        const uint64_t r = uint64_t{zo.act_rd_row} + k;
+        if (r >= d_.zs_stage_rows()) continue;
+        for (unsigned l = 0; l < lanes; ++l) {
+          c.zs_rows[size_t{k} * lanes + l] = stage_[r * lanes + l];
+        }
+      }
+      c.zs_in.act_rd_data = c.zs_rows;
+      zo = zs_->outputs(c.zs_in);
+    }
+    c.zs_push = c.zs_in.step_valid && zo.step_ready;
+    c.zs_acc = zo.acc_valid && c.zs_in.acc_ready;
+    if (c.zs_acc) {
+      c.acc_taken = true;
+      c.acc.resize(tiles);
+      for (unsigned t = 0; t < tiles; ++t) {
+        c.acc[t] = static_cast<int32_t>(static_cast<uint32_t>(zo.acc[t]));
+      }
+    }
+    if (c.zs_push && c.zs_step.control.last) {
+      Result& r = c.zs_result;
+      const ZsPixel& px = px_[rp_slot_];
+      r.dataflow = Dataflow::kZeroSkip;
+      r.zslot = rp_slot_;
+      r.out_buf = px.out_buf;
+      r.out_addr = j_word_, r.out_lane = j_lane_;
+      r.filters = filters;
+      r.group = j_grp_;
+      r.range = px.range;
+      r.layer_end = px.layer_end && zs_end;
+      c.zs_push_result = true;
+    }
+    const unsigned other = next_slot(rp_slot_);
+    c.rp_start = !rp_active_ && full_[rp_slot_] && !replayed_[rp_slot_];
+    c.rp_chain = c.zs_push && zs_end && full_[other] && !replayed_[other];
+    for (unsigned h = 0; h < SequencerDesign::kZsSlots; ++h) {
+      c.release[h] = replayed_[h] && jobs_[h] == 0;
+    }
+  }
   const bool s1_free = !s1_.valid || c.s1_adv;
 
   // ---- S0: the address set
   c.agu_out = agu_.outputs(c.agu_in);
   const AddressSet& s = c.agu_out.set;
-  c.hazard = c.agu_out.set_valid && s.layer_first && pending_[s.layer.in_buf] != 0;
+  // A layer's first set also waits until the zero-skip path has finished the layer before
+  // (its results are queued as it replays, after its sets were taken).
+  c.hazard =
+      c.agu_out.set_valid && s.layer_first && (pending_[s.layer.in_buf] != 0 || zs_outstanding());
   // What taking the set would do; a set that reads the cache row S1 writes at this edge
   // waits a cycle (the memory returns the old row).
   Cycle t = c;
@@ -288,7 +402,9 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
   // Likewise a set that reads the window slot S1 writes.
   const bool window_clash =
       c.agu_out.set_valid && c.s1_adv && s1_.win_write && t.read_win && t.win_addr == s1_.win;
-  const bool ready = s1_free && !c.hazard && !cache_clash && !window_clash &&
+  // A staged set needs its slot free.
+  const bool zs_full = t.zs_take && full_[front_.zslot];
+  const bool ready = s1_free && !c.hazard && !cache_clash && !window_clash && !zs_full &&
                      results_.size() < d_.result_queue_depth();
   c.agu_in.set_ready = ready;
   c.take = c.agu_out.set_valid && ready;
@@ -306,7 +422,14 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
 
   // ---- the preload: one row a cycle while the store port is free
   const bool s1_holds_store = s1_.valid && !c.s1_adv && s1_.uses_store;
-  c.pl_read = pl_.active && pl_.left > 0 && !c.read_store && !s1_holds_store && !c.pl_abandon;
+  const bool zs_holds_store = st_valid_ && !c.zs_push;
+  c.pl_read = pl_.active && pl_.left > 0 && !c.read_store && !s1_holds_store && !zs_holds_store &&
+              !c.pl_abandon;
+  // The replay's next step: when the store's output is free or its step leaves (at the
+  // pixel's end: the next pixel's first, when that one is staged), and the dense path leaves
+  // the store port free.
+  c.zs_read = rp_active_ && (!st_valid_ || (c.zs_push && (!zs_end || c.rp_chain))) &&
+              !c.read_store && !c.pl_read && !s1_holds_store;
 
   // ---- the host port: each memory's port, when the sequencer leaves it free
   bool free = true;
@@ -320,7 +443,8 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
       break;
     }
     case MemTarget::kWeights:
-      free = m.write || (!c.read_store && !c.pl_read && !s1_holds_store);
+      free = m.write ||
+             (!c.read_store && !c.pl_read && !s1_holds_store && !c.zs_read && !zs_holds_store);
       break;
     case MemTarget::kParams:
       break;
@@ -357,7 +481,7 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
   }
   c.out.busy = busy();
   c.out.cfg_err = c.agu_out.cfg_err;
-  c.out.step = c.s1_adv && !s1_.load;
+  c.out.step = (c.s1_adv && !s1_.load && !s1_.zs) || c.zs_push;
   return c;
 }
 
@@ -372,6 +496,12 @@ void SequencerModel::tick(const SequencerInputs& in) {
   agu_.tick(c.agu_in);
   array_.tick(c.array_in);
   post_.tick(c.post_in);
+  if (zs_) {
+    ZeroSkipInputs zi = c.zs_in;  // its views, onto this cycle's step and rows
+    zi.step = &c.zs_step;
+    zi.act_rd_data = c.zs_rows;
+    zs_->tick(zi);
+  }
 
   // The memories: reads see the contents before this edge's writes; writes use the
   // outputs before this edge's reads.
@@ -389,13 +519,16 @@ void SequencerModel::tick(const SequencerInputs& in) {
     }
   }
   const bool host_store = host_read && m.target == MemTarget::kWeights;
-  if (c.read_store || c.pl_read || host_store) {
-    const uint64_t a = (host_store  ? m.addr
-                        : c.pl_read ? pl_.next
-                                    : c.store_addr) &
-                       mask_bits(d_.agu.weight_addr_bits());
+  const size_t srow = d_.store_row_bytes();
+  if (c.read_store || c.pl_read || host_store || c.zs_read) {
+    const uint64_t a =
+        (host_store  ? m.addr
+         : c.pl_read ? pl_.next
+         : c.zs_read ? (c.zs_push && c.zs_end ? px_[next_slot(rp_slot_)].wbase : rp_next_)
+                     : c.store_addr) &
+        mask_bits(d_.agu.weight_addr_bits());
     if (a >= d_.agu.weight_rows) throw std::out_of_range("weight row beyond the store");
-    std::copy_n(&store_[a * row], row, store_out.begin());
+    std::copy_n(&store_[a * srow], srow, store_out.begin());
   }
   for (unsigned s = 0; s < 2; ++s) {
     if (c.read_cache[s]) std::copy_n(&cache_[s][c.cache_addr * row], row, cache_out[s].begin());
@@ -405,6 +538,16 @@ void SequencerModel::tick(const SequencerInputs& in) {
   if (c.read_win) std::copy_n(&window_[size_t{c.win_addr} * lanes], lanes, window_out.begin());
   if (c.s1_adv && s1_.win_write) {
     std::copy_n(act_out_[s1_.in_buf].data(), lanes, &window_[size_t{s1_.win} * lanes]);
+  }
+  // Zero skipping: S1's word (or its pad value) into its row of the staging slot.
+  if (c.s1_adv && s1_.zs) {
+    if (s1_.zrow < d_.zs_slot_rows()) {
+      for (unsigned l = 0; l < lanes; ++l) {
+        stage_[(s1_.zslot * d_.zs_slot_rows() + s1_.zrow) * lanes + l] =
+            s1_.act == ActSource::kPad ? s1_.pad_value : act_out_[s1_.in_buf][l];
+      }
+    }
+    if (s1_.last) full_[s1_.zslot] = true;
   }
   // Cache writes: a fill or a feature load from S1, a preloaded row.
   bool cache_written[2] = {false, false};
@@ -432,8 +575,8 @@ void SequencerModel::tick(const SequencerInputs& in) {
     const uint64_t a =
         m.addr & mask_bits(store ? d_.agu.weight_addr_bits() : d_.agu.act_addr_bits());
     if (a >= words) throw std::out_of_range("host write beyond the memory");
-    const size_t bytes = store ? row : lanes;
-    uint8_t* dst = store ? &store_[a * row] : &buf_[static_cast<unsigned>(m.target)][a * lanes];
+    const size_t bytes = store ? srow : lanes;
+    uint8_t* dst = store ? &store_[a * srow] : &buf_[static_cast<unsigned>(m.target)][a * lanes];
     for (size_t i = 0; i < bytes; ++i) dst[i] = i < m.data.size() ? m.data[i] : 0;
   }
   act_out_ = act_out, store_out_ = store_out, cache_out_ = cache_out, window_out_ = window_out;
@@ -480,10 +623,53 @@ void SequencerModel::tick(const SequencerInputs& in) {
       dr_grp_ = (dr_grp_ + 1) & static_cast<unsigned>(mask_bits(d_.post.group_bits()));
     }
   }
-  if (c.push_result) {
+  if (c.push_result && c.zs_push_result) throw std::logic_error("two results queued at an edge");
+  for (const Result* r :
+       {c.push_result ? &c.result : nullptr, c.zs_push_result ? &c.zs_result : nullptr}) {
+    if (r == nullptr) continue;
     if (results_.size() >= d_.result_queue_depth()) throw std::logic_error("result queue overflow");
-    results_.push_back(c.result);
-    ++pending_[c.result.out_buf];
+    results_.push_back(*r);
+    ++pending_[r->out_buf];
+  }
+  // Zero skipping: the staged word, the pixel's record, the replay.
+  if (zs_) {
+    if (c.take && c.zs_take) px_[c.s1_next.zslot] = c.zs_px;
+    const bool end = c.zs_end;
+    if (c.zs_push) ++zs_steps_;
+    if (c.zs_acc) {
+      --jobs_[dr_.zslot];  // the result the drain took above
+      ++zs_jobs_done_;
+    }
+    if (c.zs_push_result) {
+      ++jobs_[rp_slot_];
+      j_grp_ = (j_grp_ + d_.tiles() / d_.post.lanes) &
+               static_cast<unsigned>(mask_bits(d_.post.group_bits()));
+      j_lane_ += d_.tiles() % lanes;
+      j_word_ += d_.tiles() / lanes;
+      if (j_lane_ >= lanes) j_lane_ -= lanes, ++j_word_;
+      j_word_ &= mask_bits(d_.agu.act_addr_bits());
+    }
+    st_valid_ = c.zs_read || (st_valid_ && !c.zs_push);
+    if (c.zs_read) rp_next_ = (rp_next_ + 1) & mask_bits(d_.agu.weight_addr_bits());
+    for (unsigned h = 0; h < SequencerDesign::kZsSlots; ++h) {
+      if (c.release[h]) full_[h] = false, replayed_[h] = false;
+    }
+    // A pixel's replay: from its first step, where its results go.
+    auto begin = [&](unsigned h, bool first_read) {
+      const ZsPixel& px = px_[h];
+      rp_active_ = true;
+      rp_next_ = (px.wbase + (first_read ? 1 : 0)) & mask_bits(d_.agu.weight_addr_bits());
+      j_word_ = px.out_addr, j_lane_ = px.out_lane, j_grp_ = px.group;
+    };
+    // The pixel's end: its slot waits for its results; the replay moves to the next slot,
+    // chained when that one is staged (its first row read with the end, if the port was free).
+    if (c.zs_push && end) {
+      replayed_[rp_slot_] = true;
+      rp_slot_ = next_slot(rp_slot_);
+      rp_active_ = false;
+      if (c.rp_chain) begin(rp_slot_, c.zs_read);
+    }
+    if (c.rp_start) begin(rp_slot_, false);
   }
   s1_ = c.s1_next;
   front_ = c.front_next;
@@ -510,7 +696,8 @@ void SequencerModel::tick(const SequencerInputs& in) {
   // Registers.
   steps_ += c.out.step ? 1 : 0;
   const bool act_read = c.read_act[0] || c.read_act[1];
-  const unsigned weight_reads = (c.read_store ? 1U : 0U) + (c.pl_read ? 1U : 0U);
+  const unsigned weight_reads =
+      (c.read_store ? 1U : 0U) + (c.pl_read ? 1U : 0U) + (c.zs_read ? 1U : 0U);
   act_reads_ += act_read ? 1 : 0;
   weight_reads_ += weight_reads;
   preload_reads_ += c.pl_read ? 1 : 0;

@@ -6,7 +6,9 @@
 
 namespace npugen::golden {
 
-unsigned SequencerDesign::mem_data_bits() const { return std::max(row_bytes() * 8, param_bits()); }
+unsigned SequencerDesign::mem_data_bits() const {
+  return std::max(store_row_bytes() * 8, param_bits());
+}
 
 unsigned SequencerDesign::mem_addr_bits() const {
   return std::max({agu.act_addr_bits(), agu.weight_addr_bits(), post.group_bits()});

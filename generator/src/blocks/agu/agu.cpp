@@ -25,7 +25,8 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
       "agu",
       "Address generator (SPEC M5, docs/agu.md): the layer registers (two ping-pong groups) "
       "turned into one address set per cycle for the PE array of section pe_array, in im2col "
-      "order, or MEC order for conv layers (fc_batch: its own order). The maxima size every counter; a layer beyond them is "
+      "order, or MEC order for conv layers (fc_batch: its own order). The maxima size every "
+      "counter; a layer beyond them is "
       "refused at run time. Absent or disabled: not generated.");
   s.boolean("enabled", a.enabled, "Generate the address generator.");
   s.integer("max_height", p.max_height, 1, AguParams::kMaxDim, "Largest input height H.");
@@ -67,8 +68,10 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
     }
   }
   const auto names = s.names("dataflows",
-                             "The dataflows generated: conv, fc, fc_batch (docs/sequencer.md); a "
-                             "layer asking for another is refused at run time. Absent: all three.",
+                             "The dataflows generated: conv, fc, fc_batch, zero_skip "
+                             "(docs/sequencer.md; zero_skip runs conv layers on the sequencer's "
+                             "zero-skipping array, section zs); a layer asking for another is "
+                             "refused at run time. Absent: conv, fc and fc_batch.",
                              1, static_cast<int>(golden::kDataflowCount));
   if (!names.empty()) {
     p.dataflows = 0;
@@ -86,7 +89,7 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
       }
       if (!known) {
         r.error(n.location, s.path_of("dataflows"),
-                fmt::format("unknown dataflow '{}': expected conv, fc or fc_batch",
+                fmt::format("unknown dataflow '{}': expected conv, fc, fc_batch or zero_skip",
                             util::shorten(n.text)));
       }
     }
@@ -101,7 +104,8 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
     r.error(s.location_of("mec_window"), s.path_of("mec_window"),
             "the MEC order is for conv layers, and conv is not among agu.dataflows");
   }
-  // The canonical form: every dataflow generated, in order (absent and all three hash alike).
+  // The canonical form: every dataflow generated, in order (absent and the default three hash
+  // alike).
   nlohmann::json flows = nlohmann::json::array();
   for (unsigned d = 0; d < golden::kDataflowCount; ++d) {
     const auto flow = static_cast<golden::Dataflow>(d);
@@ -163,7 +167,9 @@ class AguBlock : public SectionBlock<AguConfig> {
     if (mec) s.always("mec_window", d.corner(1, d.small() ? 512 : 65535));
     if (d.chance(40)) {
       YAML::Node flows(YAML::NodeType::Sequence);
+      // zero_skip needs the sequencer's zero-skipping array: not drawn.
       for (unsigned f = 0; f < golden::kDataflowCount; ++f) {
+        if (f == static_cast<unsigned>(golden::Dataflow::kZeroSkip)) continue;
         if (d.chance(60)) flows.push_back(golden::dataflow_name(static_cast<golden::Dataflow>(f)));
       }
       bool conv = false;

@@ -125,7 +125,8 @@ class NpuBlock : public SectionBlock<NpuConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check"};
-    b.golden = {"agu", "pe_array", "post", "sequencer", "planar", "tasks", "vq", "npu", "network"};
+    b.golden = {"agu",    "pe_array", "zs", "post", "sequencer",
+                "planar", "tasks",    "vq", "npu",  "network"};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(

@@ -4,7 +4,10 @@
 // PE array, the post unit), as they list it.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "blocks/sequencer/sequencer.hpp"
+#include "blocks/zs/zs.hpp"
 #include "elab/design.hpp"
 #include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
@@ -17,13 +20,23 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   BlockFiles out;
   out.top = seq_module;
   // The blocks inside, leaves first (rendered again into a scratch map: the same text).
-  for (const char* name : {"agu", "pe_array", "post"}) {
+  std::vector<const char*> inside = {"agu", "pe_array", "post"};
+  if (design.zs) inside.push_back("zs");
+  for (const char* name : inside) {
     const BlockDesign* inner = elab.find(name);
     if (inner == nullptr) throw std::logic_error(fmt::format("the sequencer needs block {}", name));
     util::FileMap scratch;
-    for (auto& path : inner->emit(elab, scratch).rtl) out.rtl.push_back(std::move(path));
+    for (auto& path : inner->emit(elab, scratch).rtl) {
+      // Shared files (the FIFO) once.
+      if (std::find(out.rtl.begin(), out.rtl.end(), path) == out.rtl.end()) {
+        out.rtl.push_back(std::move(path));
+      }
+    }
   }
-  out.rtl.push_back(emit::emit_fifo(elab, files));
+  if (auto fifo = emit::emit_fifo(elab, files);
+      std::find(out.rtl.begin(), out.rtl.end(), fifo) == out.rtl.end()) {
+    out.rtl.push_back(std::move(fifo));
+  }
   const auto map = golden::sequencer_csr::register_map(design);
   emit::emit_package_with_registers(elab, block(), constants(), map, files, out);
   emit::TemplateData d = emit::common_data(elab, "//");
@@ -37,6 +50,13 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   d.set("tiles", emit::dec(design.tiles()));
   d.set("lanes", emit::dec(design.lanes()));
   d.set("post_lanes", emit::dec(design.post.lanes));
+  d.set("zs", emit::flag(design.zs.has_value()));
+  if (design.zs) {
+    const auto* zs = dynamic_cast<const zs::Design*>(elab.find("zs"));
+    if (zs == nullptr) throw std::logic_error("the sequencer's zero-skip path needs block zs");
+    d.set("zs_pkg", zs->package);
+    d.set("zs_array_module", zs->array_module);
+  }
   for (auto& path : emit::render_modules(d,
                                          {{ram_module, "sequencer/ram.sv.mustache"},
                                           {seq_module, "sequencer/sequencer.sv.mustache"}},

@@ -42,17 +42,36 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   const auto where = s.location_of("enabled");
   const std::string path = s.path_of("enabled");
   r.rule(
-      "sequencer.enabled needs agu.enabled and post.enabled, and zs off: the sequencer "
-      "instantiates the address generator, the post unit and the dense array.");
+      "sequencer.enabled needs agu.enabled and post.enabled: the sequencer instantiates the "
+      "address generator, the post unit and the dense array.");
   if (!r.describing()) {
     if (!agu.enabled)
       r.error(where, path, "the sequencer needs the address generator: set agu.enabled");
     if (!post.enabled) r.error(where, path, "the sequencer needs the post unit: set post.enabled");
-    if (zs::config_of(c).enabled) {
-      r.error(where, path,
-              "the sequencer drives the dense array: the zero-skipping array (zs) "
-              "is not supported inside it yet");
-    }
+  }
+  r.rule(
+      "With the sequencer, zs.enabled exactly when zero_skip is among agu.dataflows: the "
+      "zero-skipping array beside the dense one runs the zero_skip layers (docs/sequencer.md).");
+  const bool zs_on = zs::config_of(c).enabled;
+  const bool zs_flow = agu.params.generates(golden::Dataflow::kZeroSkip);
+  if (!r.describing() && agu.enabled && zs_on != zs_flow) {
+    r.error(where, path,
+            zs_on ? "zs.enabled puts the zero-skipping array into the sequencer: add zero_skip "
+                    "to agu.dataflows"
+                  : "agu.dataflows names zero_skip: the sequencer runs it on the zero-skipping "
+                    "array, so set zs.enabled");
+  }
+  r.rule(
+      fmt::format("With the sequencer's zero-skipping array, zs.max_rows is at least {0}: the "
+                  "staging memory holds {0} pixel windows of zs.max_rows / {0} words.",
+                  golden::SequencerDesign::kZsSlots));
+  if (!r.describing() && zs_on && zs_flow &&
+      zs::config_of(c).params.max_rows < golden::SequencerDesign::kZsSlots) {
+    r.error(where, path,
+            fmt::format("zs.max_rows {} leaves no room for a pixel window in each of the {} "
+                        "staging slots: make it at least {}",
+                        zs::config_of(c).params.max_rows, golden::SequencerDesign::kZsSlots,
+                        golden::SequencerDesign::kZsSlots));
   }
   r.rule(
       "With the sequencer, pe_array is TFLite int8: 8-bit signed weights and activations, "
@@ -112,7 +131,7 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.modes = {"check", "perf", "layers"};
-    b.golden = {"agu", "pe_array", "post", "sequencer"};
+    b.golden = {"agu", "pe_array", "zs", "post", "sequencer"};
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(
@@ -123,6 +142,10 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
     g.agu = agu::config_of(c).params;
     g.array = pe_array::params(c);
     g.post = post::config_of(c).params;
+    if (g.agu.generates(golden::Dataflow::kZeroSkip)) {
+      g.zs = zs::config_of(c).params;
+      d->zs_array_module = fmt::format("{}_zs_array", c.design.module_prefix);
+    }
     const uint64_t max_rows = uint64_t{g.agu.max_kernel} * g.agu.max_kernel *
                               ((uint64_t{g.agu.max_channels} + g.lanes() - 1) / g.lanes());
     d->row_count_bits = golden::field_bits(std::max<uint64_t>(max_rows, g.seq.cache_rows) + 1);
@@ -158,7 +181,10 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
         pe[key]["signed"] = true;
       }
       pe["accumulator"]["width"] = 32;
-      if (root["zs"]) root["zs"]["enabled"] = false;
+      // The zero-skipping array beside the dense one, now and then (a drawn zs section
+      // switched on, its staging memory of 3 to 96 words, zero_skip among the dataflows).
+      const bool with_zs = root["zs"] && d.chance(40);
+      if (root["zs"]) root["zs"]["enabled"] = with_zs;
       YAML::Node agu = root["agu"];
       if (!agu) agu = YAML::Node(YAML::NodeType::Map);
       agu["enabled"] = true;
@@ -175,6 +201,16 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
       agu["max_width"] = d.corner(least, 16);
       if (agu["mec_window"]) agu["mec_window"] = d.corner(1, 256);  // a window sim fills fast
       agu["max_batch"] = d.corner(1, 4);
+      if (with_zs) {
+        root["zs"]["max_rows"] = d.range(3, 96);
+        YAML::Node flows = agu["dataflows"];
+        if (!flows) {
+          flows = YAML::Node(YAML::NodeType::Sequence);
+          for (const char* f : {"conv", "fc", "fc_batch"}) flows.push_back(f);
+        }
+        flows.push_back("zero_skip");
+        agu["dataflows"] = flows;
+      }
       root["agu"] = agu;
       YAML::Node post = root["post"];
       if (!post) post = YAML::Node(YAML::NodeType::Map);
@@ -260,6 +296,28 @@ elab::SvConstants Design::constants() const {
                           "Bits of the address generator's register address."),
       SvConstant::integer("PostAddrBits", golden::post_csr::register_map(g.post).addr_bits(),
                           "Bits of the post unit's register address."),
+      SvConstant::integer("HasZs", g.zs ? 1 : 0,
+                          "The zero-skipping array and its path (dataflow zero_skip)."),
+      SvConstant::integer("StoreBytes", g.store_row_bytes(),
+                          "Bytes of a store row: T x L weights, with zs a step's control above."),
+      SvConstant::integer("ZsRows", std::max(1U, g.zs_stage_rows()),
+                          "Zero skip: words of the staging memory (zs.max_rows)."),
+      SvConstant::integer("ZsSlots", golden::SequencerDesign::kZsSlots,
+                          "Zero skip: pixel windows the staging memory holds."),
+      SvConstant::integer("ZsSlotBits", golden::field_bits(golden::SequencerDesign::kZsSlots),
+                          "Zero skip: bits of a slot."),
+      SvConstant::integer("ZsSlotRows", std::max(1U, g.zs_slot_rows()),
+                          "Zero skip: words of a slot, a pixel window at most."),
+      SvConstant::integer("ZsRowBits", golden::field_bits(std::max(1U, g.zs_stage_rows())),
+                          "Zero skip: bits of a staging row."),
+      SvConstant::integer("ZsRowsPerCycle", g.zs ? g.zs->act_rows_per_cycle : 1,
+                          "Zero skip: rows the array reads a cycle (R)."),
+      SvConstant::integer("ZsCtrlLsb", g.zs_ctrl_lsb(),
+                          "Zero skip: a step's control word in its row."),
+      SvConstant::integer("ZsCtrlBits", std::max(1U, g.zs_ctrl_bits()),
+                          "Zero skip: bits of the control word."),
+      SvConstant::integer("ZsFiltersLsb", g.zs_filters_lsb(), "Zero skip: the job's filters."),
+      SvConstant::integer("ZsEndBit", g.zs_end_bit(), "Zero skip: the pixel's last step."),
   };
 }
 
@@ -276,8 +334,11 @@ DesignParams Design::design_params() const {
   return {{"npugen/golden/sequencer/params.hpp"},
           emit::cpp_constant("SequencerParams", "kSequencer", design.seq) +
               fmt::format("static_assert(kSequencer.cache_rows == {}, \"golden cache size "
-                          "differs from the RTL's\");\n",
-                          design.seq.cache_rows)};
+                          "differs from the RTL's\");\n"
+                          "/// The sequencer's zero-skipping array (nullopt: none).\n"
+                          "inline std::optional<golden::ZeroSkipParams> sequencer_zs() {{ "
+                          "return {}; }}\n",
+                          design.seq.cache_rows, design.zs ? "kZeroSkip" : "std::nullopt")};
 }
 
 }  // namespace npugen::blocks::sequencer

@@ -36,6 +36,7 @@ class Design : public BlockDesign {
   std::string package;     ///< its package
   // The blocks inside.
   std::string agu_module, array_module, post_module;
+  std::string zs_array_module;  ///< with zero_skip: the zero-skipping array
 
   [[nodiscard]] elab::SvConstants constants() const;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "blocks/sequencer/sequencer.hpp"
 #include "emit/cpp_literal.hpp"
 #include "npugen/golden/common/bits.hpp"
 
@@ -94,7 +95,11 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
 class ZsBlock : public SectionBlock<ZsConfig> {
  public:
   ZsBlock() : SectionBlock(kName, "the zero-skipping PE array", read_section) {}
-  [[nodiscard]] std::string_view replaces() const override { return "pe_array"; }
+  /// Alone, the zero-skipping array stands in for the dense one; the sequencer instantiates
+  /// both (zero_skip layers on this one, the others on the dense one).
+  [[nodiscard]] std::string_view replaces(const config::Config& c) const override {
+    return sequencer::config_of(c).enabled ? std::string_view{} : std::string_view{"pe_array"};
+  }
   [[nodiscard]] BenchInfo bench() const override {
     BenchInfo b;
     b.golden = {"pe_array", "zs"};
@@ -112,6 +117,7 @@ std::shared_ptr<const BlockDesign> ZsBlock::elaborate(const config::Config& c) c
   auto z = std::make_shared<Design>();
   z->array = pe_array::elaborate_array(c, kName);
   z->params = config_of(c).params;
+  z->beside_dense = sequencer::config_of(c).enabled;
   z->layout = golden::ControlLayout::of(z->params);
   z->window = static_cast<int>(z->params.window());
   // Row counts (fresh rows, rows loaded, rows read: 0 to the window) share one width that
@@ -268,7 +274,7 @@ std::vector<std::string> Design::summary() const {
 
 DesignParams Design::design_params() const {
   return {{"npugen/golden/pe_array/params.hpp", "npugen/golden/zs/params.hpp"},
-          pe_array::params_declaration(array) + "\n" +
+          (beside_dense ? std::string{} : pe_array::params_declaration(array) + "\n") +
               emit::cpp_constant("ZeroSkipParams", "kZeroSkip", params) +
               fmt::format("static_assert(kZeroSkip.window() == {}, \"golden window differs from "
                           "the RTL's\");\n",

@@ -27,12 +27,13 @@ class Design : public BlockDesign {
   pe_array::Array array;          ///< the array (its tile and tree named <prefix>_zs_*)
   golden::ZeroSkipParams params;  ///< also what the co-simulation's golden model gets
   golden::ControlLayout layout;   ///< the control word, shared with the golden model
-  int window = 1;                 ///< activation rows held: h + H + 1
-  int row_bits = 1;               ///< activation row address width
-  int count_bits = 1;             ///< width of the row counts (0..window, and R + 1)
-  bool lane_mux = false;          ///< level 0 lookahead on: per-lane activation muxes
-  bool prefetch_mux = false;      ///< level 1 lookahead on: per-tile prefetch muxes
-  bool demux = false;             ///< level 1 lookaside on: result demultiplexers
+  bool beside_dense = false;  ///< in the sequencer, beside the dense array (pe_array's kPeArray)
+  int window = 1;             ///< activation rows held: h + H + 1
+  int row_bits = 1;           ///< activation row address width
+  int count_bits = 1;         ///< width of the row counts (0..window, and R + 1)
+  bool lane_mux = false;      ///< level 0 lookahead on: per-lane activation muxes
+  bool prefetch_mux = false;  ///< level 1 lookahead on: per-tile prefetch muxes
+  bool demux = false;         ///< level 1 lookaside on: result demultiplexers
   // Numbers the RTL's comments show.
   int row_width = 1;     ///< bits of an activation row: L x activation width
   int tile_rows = 1;     ///< window rows a tile reads: h + 1

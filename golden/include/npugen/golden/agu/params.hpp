@@ -21,9 +21,15 @@ enum class Dataflow : unsigned {
   kConv = 0,     ///< activations broadcast, each tile's filter weights from its cache
   kFc = 1,       ///< activations broadcast, weights streamed from the store
   kFcBatch = 2,  ///< weights broadcast, tile t holding image t's features (batch mode)
+  /// conv on the sequencer's zero-skipping array: the address generator streams each output
+  /// pixel's window once (in im2col order, as fc), the sequencer stages it and replays the
+  /// layer's preprocessed steps against it (docs/sequencer.md, "Zero skipping").
+  kZeroSkip = 3,
 };
-inline constexpr unsigned kDataflowCount = 3;
-/// "conv", "fc", "fc_batch".
+inline constexpr unsigned kDataflowCount = 4;
+/// The dataflows generated when agu.dataflows is absent: conv, fc and fc_batch.
+inline constexpr unsigned kDefaultDataflows = 0b0111;
+/// "conv", "fc", "fc_batch", "zero_skip".
 const char* dataflow_name(Dataflow d);
 /// Bit of a dataflow in AguParams::dataflows.
 constexpr unsigned dataflow_bit(Dataflow d) { return 1U << static_cast<unsigned>(d); }
@@ -60,7 +66,7 @@ struct AguParams {
   uint64_t act_words = 1U << 16;    ///< words of an activation buffer (a word: L channels)
   uint64_t weight_rows = 1U << 16;  ///< rows of the weight store (a row: L weights per tile)
   /// The dataflows generated (dataflow_bit of each); a layer asking for another is refused.
-  unsigned dataflows = (1U << kDataflowCount) - 1;
+  unsigned dataflows = kDefaultDataflows;
   /// Words of the MEC window (the kernel rows a column of output pixels shares); 0: the MEC
   /// order is not generated.
   unsigned mec_window = 0;

@@ -85,6 +85,8 @@ struct ProgramLayer {
   uint64_t weight_rows = 0;    ///< weight-store rows it uses
   uint64_t weight_bits = 0;    ///< bits of weights the host sends for it: its rows (T x L x 8
                                ///< a row), or with VQ its codebook and its rows' indices
+  uint64_t zs_steps = 0;       ///< on the zero-skipping array: the preprocessed steps replayed for
+                               ///< each output pixel (every filter block); 0: the dense array
   bool operator==(const ProgramLayer&) const = default;
 };
 
@@ -138,15 +140,25 @@ struct CompileError : std::runtime_error {
   int layer;  ///< -1: the input
 };
 
+/// How compile_network lowers a network.
+struct CompileOptions {
+  Sequencing sequencing = Sequencing::kTasks;
+  /// Write the input im2col'd for its reader when that is a convolution that then reads
+  /// fewer rows a pixel and the packed input fits buffer A (InputPacking).
+  bool pack_input = true;
+  /// (kTasks) The input and the network's output go through system memory and the DMA
+  /// (Program::input_at, output_at); otherwise the host writes the input and the output
+  /// stays in its buffer.
+  bool dma = true;
+  /// With the zero-skipping array: run a conv or fc layer (its window within zs.max_rows,
+  /// its weights not VQ-loaded) on it when its preprocessed steps take fewer cycles a pixel
+  /// than the dense array's rows (zs_pixel_cycles); otherwise every layer runs dense.
+  bool zero_skip = true;
+};
+
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
-/// `pack_input`: write the input im2col'd for its reader when that is a convolution that
-/// then reads fewer rows a pixel and the packed input fits buffer A (InputPacking).
-/// `dma` (kTasks): the input and the network's output go through system memory and the DMA
-/// (Program::input_at, output_at); otherwise the host writes the input and the output stays in
-/// its buffer.
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        Sequencing sequencing = Sequencing::kTasks, bool pack_input = true,
-                        bool dma = true);
+                        const CompileOptions& options = {});
 
 /// The system-memory image a run of `p` starts from: p.memory with the input's buffer words
 /// (packed as p.packing says) at p.input_at.

@@ -16,6 +16,7 @@
 //    are 0.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,17 +35,35 @@ struct LayerPlacement {
 };
 
 struct LoweredLayer {
-  AguLayer regs;                                  ///< the layer registers
-  std::vector<std::vector<uint8_t>> weight_rows;  ///< from wgt_base, T x L bytes each
-  std::vector<std::vector<PostChannel>> params;   ///< groups from param_base, P each
-  reference::Tensor out_shape;                    ///< the output's shape (no data)
+  AguLayer regs;  ///< the layer registers
+  /// From wgt_base: T x L bytes each; zero_skip: the preprocessed steps of every filter
+  /// block, one a row of store_row_bytes (the weights, the control word, the filters, the
+  /// pixel-end flag; params.hpp).
+  std::vector<std::vector<uint8_t>> weight_rows;
+  std::vector<std::vector<PostChannel>> params;  ///< groups from param_base, P each
+  reference::Tensor out_shape;                   ///< the output's shape (no data)
+  uint64_t dense_rows = 0;                       ///< rows of a filter block (KH x KW x ceil(C/L))
 };
 
 /// Lowers `layer` over an input of `in`'s shape (its data unused). conv: the layer as it
 /// is; fc and fc_batch: the input flattened per image (the layer's weights [K][H*W*C]).
+/// zero_skip: as conv, each filter block's rows ([T][R][L]) preprocessed (zs.levels) and
+/// checked against the dense block (check_schedule), the address generator given one
+/// block (FILTERS min(K, T), outputs still ceil(K/L) words a pixel); throws
+/// std::invalid_argument when a block's R rows exceed a staging slot (zs.max_rows / 3).
 /// The output range (zero point, clamp) must be the same for every channel.
 LoweredLayer lower_layer(const SequencerDesign& d, Dataflow flow, const reference::Tensor& in,
                          const reference::ConvLayer& layer, const LayerPlacement& at);
+
+/// Cycles a zero_skip layer's output pixel takes on the sequencer, as the cycle model runs
+/// it when nothing else waits: its window staged while the pixel before is replayed (one
+/// word a cycle), and the replay of its `steps` (one a cycle) plus the array's pipeline and
+/// the hand-over to the next pixel (kZsPixelOverhead cycles, measured in the co-simulation's
+/// perf mode). The dense array takes ceil(K/T) x rows.
+inline constexpr uint64_t kZsPixelOverhead = 1;
+inline uint64_t zs_pixel_cycles(uint64_t rows, uint64_t steps) {
+  return std::max(rows, steps + kZsPixelOverhead);
+}
 
 /// A post parameter-table group as the host port writes it (mem_data_bits, little-endian
 /// bytes: the P biases, multipliers and shifts; params.hpp param_*_lsb).

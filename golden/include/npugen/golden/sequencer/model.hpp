@@ -16,11 +16,20 @@
 // pixel of a filter block that was not preloaded streams its rows from the store and
 // fills the set; from the block's first pixel after that, the next block's rows are
 // preloaded into the other set, one row a cycle, while the store port is free.
+// Zero skipping (dataflow zero_skip, with zs): each pixel's window, streamed once by the
+// address generator, is staged in one of three slots of the staging memory, in turn; the
+// replay reads the layer's preprocessed steps from the store, one a cycle, into the
+// zero-skipping array, the first step of each job pointed at its slot (its base row moved
+// by the slot's first row), and each job's results join the same drain. The next pixels are
+// staged while one is replayed, its replay follows the last step of the one before without
+// a gap, and a slot is staged again once the results of its jobs have left the array (the
+// third slot hides that latency).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "npugen/golden/agu/model.hpp"
@@ -28,6 +37,7 @@
 #include "npugen/golden/pe_array/model.hpp"
 #include "npugen/golden/post/model.hpp"
 #include "npugen/golden/sequencer/params.hpp"
+#include "npugen/golden/zs/array_model.hpp"
 
 namespace npugen::golden {
 
@@ -91,10 +101,24 @@ class SequencerModel {
   [[nodiscard]] uint64_t preload_reads() const { return preload_reads_; }
   [[nodiscard]] uint64_t hazard_waits() const { return hazard_waits_; }
   [[nodiscard]] uint64_t cache_waits() const { return cache_waits_; }
+  /// Zero skipping: steps replayed into the zero-skipping array, and jobs finished.
+  [[nodiscard]] uint64_t zs_steps() const { return zs_steps_; }
+  [[nodiscard]] uint64_t zs_jobs() const { return zs_jobs_done_; }
 
  private:
   /// Where a step's operands come from.
   enum class ActSource : uint8_t { kBuffer, kPad, kStoreSlice, kWindow };
+  /// A staged pixel window of the zero-skip path and where its results go.
+  struct ZsPixel {
+    uint64_t wbase = 0;  ///< store row of the layer's first step
+    unsigned out_buf = 0;
+    uint64_t out_addr = 0;
+    unsigned out_lane = 0;
+    unsigned group = 0;  ///< post group of the first job's filters
+    PostOutputRange range;
+    bool layer_end = false;  ///< the layer's last pixel
+    uint64_t rows = 0;       ///< rows staged
+  };
   enum class WeightSource : uint8_t { kCache, kStore };
   /// The set in S1.
   struct Stage1 {
@@ -112,6 +136,9 @@ class SequencerModel {
     bool uses_act = false, uses_store = false;
     bool win_write = false;  ///< MEC: write the buffer's word into the window
     unsigned win = 0;        ///< its slot
+    bool zs = false;         ///< zero skip: stage the word (no step)
+    unsigned zslot = 0;      ///< its slot
+    uint64_t zrow = 0;       ///< its row
   };
   /// A dot product in flight: where its results go.
   struct Result {
@@ -122,6 +149,7 @@ class SequencerModel {
     unsigned filters = 0;
     unsigned group = 0;     ///< post table group of the first beat
     unsigned src_lane = 0;  ///< fc_batch: the neuron's lane in its group
+    unsigned zslot = 0;     ///< zero skip: the staging slot its rows came from
     uint64_t out_stride = 0;
     PostOutputRange range;
     bool layer_end = false;
@@ -146,6 +174,8 @@ class SequencerModel {
     unsigned blk_grp = 0;            ///< post group of the running block's first filters
     unsigned z_grp = 0, z_lane = 0;  ///< fc_batch: the next neuron's post group and lane
     bool pl_started = false;         ///< the next block's preload started
+    unsigned zslot = 0;              ///< zero skip: the slot the next pixel is staged in
+    uint64_t zrow = 0;               ///< zero skip: row of the last set staged
   };
   struct Preload {
     bool active = false;
@@ -189,6 +219,22 @@ class SequencerModel {
     bool read_win = false;  ///< MEC: the set's word from the window
     unsigned win_addr = 0;
     bool window_waits = false;
+    // Zero skipping.
+    bool zs_take = false;   ///< the set taken is staged (its pixel recorded: zs_px)
+    ZsPixel zs_px;          ///< the staged pixel's record after this set
+    bool zs_push = false;   ///< the array takes the offered step
+    bool zs_read = false;   ///< the replay reads the next step from the store
+    bool zs_acc = false;    ///< the drain takes the zero-skipping array's results
+    bool rp_start = false;  ///< the replay of the next staged pixel starts
+    bool rp_chain = false;  ///< the pixel's end is offered and the next one is staged
+    std::array<bool, SequencerDesign::kZsSlots> release{};  ///< a replayed slot whose
+                                                            ///< results have all left
+    bool zs_end = false;                                    ///< the step offered ends its pixel
+    bool zs_push_result = false;  ///< the step taken ends a job: its result's place queued
+    Result zs_result;
+    ZeroSkipInputs zs_in;
+    StreamStep zs_step;
+    std::vector<uint32_t> zs_rows;  ///< the rows the array reads
     // The host.
     bool mem_take = false;
     // Own registers.
@@ -200,6 +246,12 @@ class SequencerModel {
   [[nodiscard]] bool busy() const;
   [[nodiscard]] uint32_t read_own(uint32_t offset) const;
   [[nodiscard]] std::vector<int32_t> beat_values(unsigned beat) const;
+  /// Zero skipping: work staged, replayed or in the array.
+  [[nodiscard]] bool zs_outstanding() const;
+  static unsigned next_slot(unsigned s) { return s + 1 == SequencerDesign::kZsSlots ? 0 : s + 1; }
+  /// The step on the store's output (the replay's).
+  [[nodiscard]] StreamStep zs_step_of(const std::vector<uint8_t>& row, unsigned& filters,
+                                      bool& end) const;
 
   SequencerDesign d_;
   regmap::RegisterMap map_;
@@ -235,6 +287,21 @@ class SequencerModel {
   uint32_t layers_done_ = 0;
   uint32_t cycles_reg_ = 0, steps_reg_ = 0, act_reads_reg_ = 0, weight_reads_reg_ = 0,
            writes_reg_ = 0, window_reads_reg_ = 0;
+  // Zero skipping.
+  std::optional<ZeroSkipArrayModel> zs_;
+  std::vector<uint8_t> stage_;  ///< zs.max_rows words of L bytes: kZsSlots slots
+  static constexpr unsigned kSlots = SequencerDesign::kZsSlots;
+  std::array<ZsPixel, kSlots> px_;
+  std::array<bool, kSlots> full_{};      ///< a slot holds a whole pixel, not yet released
+  std::array<bool, kSlots> replayed_{};  ///< its steps have all been offered
+  std::array<unsigned, kSlots> jobs_{};  ///< its jobs offered whose results have not left
+  unsigned rp_slot_ = 0;                 ///< the slot replayed (or next to be)
+  bool rp_active_ = false;               ///< steps still to be read and offered
+  uint64_t rp_next_ = 0;                 ///< store row read next
+  bool st_valid_ = false;                ///< the store's output holds the step offered
+  uint64_t j_word_ = 0;                  ///< where the next job's results go
+  unsigned j_lane_ = 0, j_grp_ = 0;
+  uint64_t zs_steps_ = 0, zs_jobs_done_ = 0;
   // Totals for the bench (not registers).
   uint64_t steps_ = 0, weight_reads_ = 0, act_reads_ = 0, preload_reads_ = 0, hazard_waits_ = 0,
            cache_waits_ = 0, window_reads_ = 0, window_waits_ = 0;

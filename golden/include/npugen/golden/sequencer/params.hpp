@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "npugen/golden/agu/params.hpp"
@@ -13,6 +14,7 @@
 #include "npugen/golden/common/regmap.hpp"
 #include "npugen/golden/pe_array/params.hpp"
 #include "npugen/golden/post/params.hpp"
+#include "npugen/golden/zs/params.hpp"
 
 namespace npugen::golden {
 
@@ -36,6 +38,9 @@ struct SequencerDesign {
   AguParams agu;
   PeArrayParams array;
   PostParams post;
+  /// The zero-skipping array (section zs) beside the dense one, when zero_skip is among the
+  /// address generator's dataflows: its array parameters are `array`'s.
+  std::optional<ZeroSkipParams> zs;
 
   [[nodiscard]] unsigned tiles() const { return array.tiles; }
   [[nodiscard]] unsigned lanes() const { return array.lanes; }
@@ -44,7 +49,27 @@ struct SequencerDesign {
   /// Bits of a post parameter-table group as the host port writes it: P biases, P
   /// multipliers, P shifts.
   [[nodiscard]] unsigned param_bits() const { return post.lanes * (64 + PostParams::kShiftBits); }
-  /// Bits of the host port's data: the widest of a weight row and a table group.
+  /// Zero skipping: a store row holds one preprocessed step, its T x L weights and, above
+  /// them, its control word (zs/params.hpp ControlLayout), the filters of its job (on every
+  /// step of the job) and a flag on the last step of an output pixel's last job. Without
+  /// zs a row is the T x L weights alone.
+  [[nodiscard]] unsigned zs_ctrl_bits() const { return zs ? ControlLayout::of(*zs).width() : 0; }
+  [[nodiscard]] unsigned zs_ctrl_lsb() const { return row_bytes() * 8; }
+  [[nodiscard]] unsigned zs_filters_lsb() const { return zs_ctrl_lsb() + zs_ctrl_bits(); }
+  [[nodiscard]] unsigned zs_end_bit() const { return zs_filters_lsb() + agu.filters_bits(); }
+  /// Bytes of a store row: T x L, and with zs the step's control bytes above.
+  [[nodiscard]] unsigned store_row_bytes() const {
+    return zs ? (zs_end_bit() + 1 + 7) / 8 : row_bytes();
+  }
+  /// The zero-skip path's staging memory: zs.max_rows words in kZsSlots slots, a pixel
+  /// window each (three: one replayed, one staged next, one filling while the array still
+  /// owes the results of the slot before).
+  static constexpr unsigned kZsSlots = 3;
+  [[nodiscard]] unsigned zs_stage_rows() const { return zs ? zs->max_rows : 0; }
+  /// Rows of a slot (a pixel window at most): zs.max_rows / 3. The array addresses the whole
+  /// memory: a job's first step is moved to its slot.
+  [[nodiscard]] unsigned zs_slot_rows() const { return zs_stage_rows() / kZsSlots; }
+  /// Bits of the host port's data: the widest of a store row and a table group.
   [[nodiscard]] unsigned mem_data_bits() const;
   /// Bits of the host port's address: the widest of the buffers, the store and the table.
   [[nodiscard]] unsigned mem_addr_bits() const;
