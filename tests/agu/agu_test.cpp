@@ -201,6 +201,33 @@ TEST_CASE("the RTL's MEC table of largest C agrees with the refusal rule", "[agu
   }
 }
 
+TEST_CASE("the RTL's zero_skip table of largest C agrees with the refusal rule", "[agu][zs]") {
+  // zs_max_channels (the table the RTL compares C with) against agu_refusal's direct rule,
+  // KH x KW x ceil(C/L) <= zs_window, and at most T filters (one filter block).
+  for (const unsigned lanes : {1U, 3U, 8U}) {
+    for (const unsigned window : {1U, 9U, 32U}) {
+      AguParams p;
+      p.lanes = lanes, p.tiles = 4, p.zs_window = window;
+      p.dataflows |= dataflow_bit(Dataflow::kZeroSkip);
+      p.max_kernel = 5, p.max_pad = 4, p.max_channels = 100, p.max_height = p.max_width = 20;
+      for (unsigned kh = 1; kh <= p.max_kernel; ++kh) {
+        for (unsigned kw = 1; kw <= p.max_kernel; ++kw) {
+          for (unsigned c = 1; c <= p.max_channels; ++c) {
+            AguLayer l = AguLayer::dense(p, 10, 10, c, 1, 4, kh, kw, 1, 1, 0, 0, 0, 0);
+            l.dataflow = Dataflow::kZeroSkip;
+            INFO("L " << lanes << " window " << window << " kernel " << kh << "x" << kw << " C "
+                      << c);
+            CHECK(agu_refusal(p, l).empty() == (c <= p.zs_max_channels(kh, kw)));
+          }
+        }
+      }
+      AguLayer l = AguLayer::dense(p, 10, 10, 1, 1, 5, 1, 1, 1, 1, 0, 0, 0, 0);
+      l.dataflow = Dataflow::kZeroSkip;
+      CHECK(agu_refusal(p, l).find("at most 4 filters") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("the reference addresses are the NHWC formulas", "[agu]") {
   // A 2x3 input of 5 channels (2 words of L = 4), one 3x3 kernel with padding 1, 2 filters.
   AguParams p;

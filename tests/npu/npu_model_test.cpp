@@ -918,6 +918,7 @@ TEST_CASE(
   z.intra = {2, 1}, z.inter = {1, 1};
   z.act_rows_per_cycle = 4, z.max_rows = 96, z.step_buffer_depth = 4;
   d.seq.zs = z;
+  d.seq.agu.zs_window = z.max_rows / SequencerDesign::kZsSlots;  // as the generator derives it
   for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
     const Program p = compile_network(d, pruned, 4, {.sequencing = how});
     // conv1 reads 2 packed rows a pixel: dense. conv2 (9 rows, 2 blocks) and fc1 skip their
@@ -942,6 +943,7 @@ TEST_CASE(
   for (const ProgramLayer& l : compile_network(d, dense, 4).layers) CHECK(l.zs_steps == 0);
   // A window larger than a staging slot (zs.max_rows / 3) stays dense.
   d.seq.zs->max_rows = 3 * 8;  // slots of 8 words: conv2's 9-row window does not fit
+  d.seq.agu.zs_window = 8;
   const Program small = compile_network(d, pruned, 4);
   CHECK(small.layers[2].zs_steps == 0);
   CHECK(small.layers[4].zs_steps > 0);  // fc1: 2 x 2 pixels x 2 words = 8 rows

@@ -92,6 +92,19 @@ std::string agu_refusal(const AguParams& p, const AguLayer& l) {
                          l.batch);
     }
   }
+  if (l.dataflow == Dataflow::kZeroSkip) {
+    if (l.filters > p.tiles) {
+      return fmt::format("a zero_skip layer is one filter block: at most {} filters (T), not {}",
+                         p.tiles, l.filters);
+    }
+    const uint64_t window = uint64_t{l.kernel_h} * l.kernel_w * l.channel_words(p.lanes);
+    if (window > p.zs_window) {
+      return fmt::format(
+          "a zero_skip layer's window of {} words ({} x {} x ceil({} / {})) exceeds the "
+          "staging slot of {} (zs.max_rows / 3)",
+          window, l.kernel_h, l.kernel_w, l.channels, p.lanes, p.zs_window);
+    }
+  }
   if (l.order == Order::kMec) {
     if (p.mec_window == 0) return "the MEC order is not generated (agu.mec_window is 0)";
     if (l.dataflow != Dataflow::kConv) {

@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "blocks/pe_array/pe_array.hpp"
+#include "blocks/zs/zs.hpp"
 #include "emit/cpp_literal.hpp"
+#include "npugen/golden/sequencer/params.hpp"
 #include "util/text.hpp"
 
 namespace npugen::blocks::agu {
@@ -103,6 +105,10 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   if (!r.describing() && p.mec_window > 0 && !p.generates(golden::Dataflow::kConv)) {
     r.error(s.location_of("mec_window"), s.path_of("mec_window"),
             "the MEC order is for conv layers, and conv is not among agu.dataflows");
+  }
+  // zero_skip: the window the sequencer stages, a slot of zs.max_rows / 3 (derived, not a key).
+  if (p.generates(golden::Dataflow::kZeroSkip)) {
+    p.zs_window = zs::config_of(c).params.max_rows / golden::SequencerDesign::kZsSlots;
   }
   // The canonical form: every dataflow generated, in order (absent and the default three hash
   // alike).

@@ -34,6 +34,20 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
     }
   }
   d.set("mec_limits", limits);
+  // zero_skip: the largest C whose KH x KW window fits the staging slot, for each kernel size.
+  d.set("has_zs", emit::flag(params.generates(golden::Dataflow::kZeroSkip)));
+  emit::TemplateData zs_limits{emit::TemplateData::type::list};
+  for (unsigned kh = 1; params.generates(golden::Dataflow::kZeroSkip) && kh <= params.max_kernel;
+       ++kh) {
+    for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
+      emit::TemplateData e;
+      e.set("kh", emit::dec(kh));
+      e.set("kw", emit::dec(kw));
+      e.set("channels", emit::dec(params.zs_max_channels(kh, kw)));
+      zs_limits.push_back(e);
+    }
+  }
+  d.set("zs_limits", zs_limits);
   for (auto& path : emit::render_modules(d, {{agu_module, "agu/agu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }

@@ -74,6 +74,22 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
                         golden::SequencerDesign::kZsSlots));
   }
   r.rule(
+      "With the sequencer's zero-skipping array, zs.max_rows is at most 3 x the largest pixel "
+      "window the address generator streams, agu.max_kernel^2 x ceil(agu.max_channels / "
+      "pe_array.lanes): a larger staging memory holds nothing more.");
+  const uint64_t largest_window =
+      uint64_t{agu.params.max_kernel} * agu.params.max_kernel *
+      ((uint64_t{agu.params.max_channels} + array.lanes - 1) / std::max(1U, array.lanes));
+  if (!r.describing() && zs_on && zs_flow &&
+      zs::config_of(c).params.max_rows > golden::SequencerDesign::kZsSlots * largest_window) {
+    r.error(where, path,
+            fmt::format("zs.max_rows {} stages more than {} pixel windows of at most {} words "
+                        "(agu.max_kernel^2 x ceil(agu.max_channels / pe_array.lanes)): make it at "
+                        "most {}",
+                        zs::config_of(c).params.max_rows, golden::SequencerDesign::kZsSlots,
+                        largest_window, golden::SequencerDesign::kZsSlots * largest_window));
+  }
+  r.rule(
       "With the sequencer, pe_array is TFLite int8: 8-bit signed weights and activations, "
       "32-bit accumulators.");
   if (!r.describing() && (array.weight_width != 8 || !array.weight_signed || array.act_width != 8 ||
@@ -202,7 +218,8 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
       if (agu["mec_window"]) agu["mec_window"] = d.corner(1, 256);  // a window sim fills fast
       agu["max_batch"] = d.corner(1, 4);
       if (with_zs) {
-        root["zs"]["max_rows"] = d.range(3, 96);
+        const int64_t window = kernel * kernel * ((channels + lanes - 1) / lanes);
+        root["zs"]["max_rows"] = d.range(3, 3 * std::min<int64_t>(32, window));
         YAML::Node flows = agu["dataflows"];
         if (!flows) {
           flows = YAML::Node(YAML::NodeType::Sequence);

@@ -21,9 +21,11 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
       "zs",
       "Zero skipping (SPEC M1): the PE array of section pe_array with preprocessed weights and "
       "control bits; cycles whose rows are empty in every tile are skipped. Absent or disabled: "
-      "the dense array.");
+      "the dense array. With the sequencer it sits beside the dense array and runs the "
+      "zero_skip layers (agu.dataflows; docs/sequencer.md).");
   s.boolean("enabled", z.enabled,
-            "Generate the zero-skipping array (true) instead of the dense array (false).");
+            "Generate the zero-skipping array: instead of the dense array, or with the "
+            "sequencer beside it.");
   std::vector<config::Section> levels = s.list(
       "levels",
       "Levels of preprocessing, lowest first: [0] intra-tile (weights move inside a tile), [1] "

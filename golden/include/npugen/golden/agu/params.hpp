@@ -70,6 +70,10 @@ struct AguParams {
   /// Words of the MEC window (the kernel rows a column of output pixels shares); 0: the MEC
   /// order is not generated.
   unsigned mec_window = 0;
+  /// zero_skip: the largest pixel window (KH x KW x ceil(C/L) words) the sequencer stages
+  /// (a slot of its staging memory, zs.max_rows / 3); 0 without zero_skip. A zero_skip
+  /// layer has one filter block (at most T filters) and a window within it.
+  unsigned zs_window = 0;
 
   template <typename F>
   constexpr void for_each_field(F&& f) const {
@@ -77,7 +81,7 @@ struct AguParams {
     f("max_width", max_width), f("max_channels", max_channels), f("max_batch", max_batch);
     f("max_kernel", max_kernel), f("max_stride", max_stride), f("max_pad", max_pad);
     f("act_words", act_words), f("weight_rows", weight_rows), f("dataflows", dataflows);
-    f("mec_window", mec_window);
+    f("mec_window", mec_window), f("zs_window", zs_window);
   }
 
   /// Bits of an activation word address (also output addresses: outputs are activations).
@@ -92,6 +96,11 @@ struct AguParams {
   [[nodiscard]] constexpr unsigned filters_bits() const { return field_bits(uint64_t{tiles} + 1); }
   [[nodiscard]] constexpr bool generates(Dataflow d) const {
     return (dataflows & dataflow_bit(d)) != 0;
+  }
+  /// The largest C whose kh x kw window fits zs_window (as mec_max_channels for MEC).
+  [[nodiscard]] constexpr unsigned zs_max_channels(unsigned kh, unsigned kw) const {
+    const uint64_t fit = uint64_t{lanes} * (zs_window / (uint64_t{kh} * kw));
+    return static_cast<unsigned>(fit < max_channels ? fit : max_channels);
   }
   /// Bits of a MEC window slot (0 to mec_window-1).
   [[nodiscard]] constexpr unsigned win_bits() const { return field_bits(mec_window); }
@@ -181,8 +190,9 @@ struct AguLayer {
 /// padding not below the kernel, a kernel larger than the padded input, a dataflow not
 /// generated, an fc_batch layer that is not 1 x 1 or has more images than tiles, the MEC
 /// order not generated, asked of a layer that is not conv, or with a window (KH x KW x
-/// ceil(C/L) words) larger than the MEC window, reading and writing one buffer, an output
-/// clamp whose minimum is above its maximum.
+/// ceil(C/L) words) larger than the MEC window, a zero_skip layer of more than T filters or
+/// with a window larger than zs_window, reading and writing one buffer, an output clamp
+/// whose minimum is above its maximum.
 std::string agu_refusal(const AguParams& p, const AguLayer& layer);
 
 /// The layer's registers an address set carries for the units after the generator.
