@@ -178,49 +178,47 @@ TEST_CASE("the MEC order is refused where it cannot run", "[agu]") {
   CHECK(agu_refusal(p, l).find("for conv layers") != std::string::npos);
 }
 
+// A generated table of the largest C by kernel size (what the RTL compares C with) against
+// agu_refusal's direct rule, KH x KW x ceil(C/L) <= the window, for every kernel size and C
+// of a layer in the order and dataflow given.
+namespace {
+void check_largest_c(const AguParams& p, Order order, Dataflow flow,
+                     unsigned (AguParams::*max_c)(unsigned, unsigned) const) {
+  for (unsigned kh = 1; kh <= p.max_kernel; ++kh) {
+    for (unsigned kw = 1; kw <= p.max_kernel; ++kw) {
+      for (unsigned c = 1; c <= p.max_channels; ++c) {
+        AguLayer l = AguLayer::dense(p, 10, 10, c, 1, 4, kh, kw, 1, 1, 0, 0, 0, 0);
+        l.order = order, l.dataflow = flow;
+        INFO("L " << p.lanes << " kernel " << kh << "x" << kw << " C " << c);
+        CHECK(agu_refusal(p, l).empty() == (c <= (p.*max_c)(kh, kw)));
+      }
+    }
+  }
+}
+}  // namespace
+
 TEST_CASE("the RTL's MEC table of largest C agrees with the refusal rule", "[agu]") {
-  // mec_max_channels (the generated table the RTL compares C with) against agu_refusal's
-  // direct rule, KH x KW x ceil(C/L) <= the window, for every kernel size and C.
   for (const unsigned lanes : {1U, 3U, 8U}) {
     for (const unsigned window : {1U, 7U, 23U, 200U}) {
       AguParams p;
       p.lanes = lanes, p.tiles = 4, p.mec_window = window;
       p.max_kernel = 7, p.max_pad = 6, p.max_channels = 300, p.max_height = p.max_width = 20;
-      for (unsigned kh = 1; kh <= p.max_kernel; ++kh) {
-        for (unsigned kw = 1; kw <= p.max_kernel; ++kw) {
-          for (unsigned c = 1; c <= p.max_channels; ++c) {
-            AguLayer l = AguLayer::dense(p, 10, 10, c, 1, 4, kh, kw, 1, 1, 0, 0, 0, 0);
-            l.order = Order::kMec;
-            INFO("L " << lanes << " window " << window << " kernel " << kh << "x" << kw << " C "
-                      << c);
-            CHECK(agu_refusal(p, l).empty() == (c <= p.mec_max_channels(kh, kw)));
-          }
-        }
-      }
+      INFO("MEC window " << window);
+      check_largest_c(p, Order::kMec, Dataflow::kConv, &AguParams::mec_max_channels);
     }
   }
 }
 
 TEST_CASE("the RTL's zero_skip table of largest C agrees with the refusal rule", "[agu][zs]") {
-  // zs_max_channels (the table the RTL compares C with) against agu_refusal's direct rule,
-  // KH x KW x ceil(C/L) <= zs_window, and at most T filters (one filter block).
+  // And a zero_skip layer is one filter block: at most T filters.
   for (const unsigned lanes : {1U, 3U, 8U}) {
     for (const unsigned window : {1U, 9U, 32U}) {
       AguParams p;
       p.lanes = lanes, p.tiles = 4, p.zs_window = window;
       p.dataflows |= dataflow_bit(Dataflow::kZeroSkip);
       p.max_kernel = 5, p.max_pad = 4, p.max_channels = 100, p.max_height = p.max_width = 20;
-      for (unsigned kh = 1; kh <= p.max_kernel; ++kh) {
-        for (unsigned kw = 1; kw <= p.max_kernel; ++kw) {
-          for (unsigned c = 1; c <= p.max_channels; ++c) {
-            AguLayer l = AguLayer::dense(p, 10, 10, c, 1, 4, kh, kw, 1, 1, 0, 0, 0, 0);
-            l.dataflow = Dataflow::kZeroSkip;
-            INFO("L " << lanes << " window " << window << " kernel " << kh << "x" << kw << " C "
-                      << c);
-            CHECK(agu_refusal(p, l).empty() == (c <= p.zs_max_channels(kh, kw)));
-          }
-        }
-      }
+      INFO("staging slot " << window);
+      check_largest_c(p, Order::kIm2col, Dataflow::kZeroSkip, &AguParams::zs_max_channels);
       AguLayer l = AguLayer::dense(p, 10, 10, 1, 1, 5, 1, 1, 1, 1, 0, 0, 0, 0);
       l.dataflow = Dataflow::kZeroSkip;
       CHECK(agu_refusal(p, l).find("at most 4 filters") != std::string::npos);

@@ -21,33 +21,27 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("agu_module", agu_module);
   d.set("tiles", emit::dec(params.tiles));
   d.set("lanes", emit::dec(params.lanes));
-  // MEC: the largest C whose KH x KW window fits the window, for each kernel size.
-  d.set("has_mec", emit::flag(params.mec_window > 0));
-  emit::TemplateData limits{emit::TemplateData::type::list};
-  for (unsigned kh = 1; params.mec_window > 0 && kh <= params.max_kernel; ++kh) {
-    for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
-      emit::TemplateData e;
-      e.set("kh", emit::dec(kh));
-      e.set("kw", emit::dec(kw));
-      e.set("channels", emit::dec(params.mec_max_channels(kh, kw)));
-      limits.push_back(e);
+  // The largest C whose KH x KW window fits a window of words, for each kernel size: the
+  // MEC window (the MEC order) and the staging slot (zero_skip); the RTL's refusal tables.
+  auto limits = [&](bool on, unsigned (golden::AguParams::*max_c)(unsigned, unsigned) const) {
+    emit::TemplateData list{emit::TemplateData::type::list};
+    for (unsigned kh = 1; on && kh <= params.max_kernel; ++kh) {
+      for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
+        emit::TemplateData e;
+        e.set("kh", emit::dec(kh));
+        e.set("kw", emit::dec(kw));
+        e.set("channels", emit::dec((params.*max_c)(kh, kw)));
+        list.push_back(e);
+      }
     }
-  }
-  d.set("mec_limits", limits);
-  // zero_skip: the largest C whose KH x KW window fits the staging slot, for each kernel size.
-  d.set("has_zs", emit::flag(params.generates(golden::Dataflow::kZeroSkip)));
-  emit::TemplateData zs_limits{emit::TemplateData::type::list};
-  for (unsigned kh = 1; params.generates(golden::Dataflow::kZeroSkip) && kh <= params.max_kernel;
-       ++kh) {
-    for (unsigned kw = 1; kw <= params.max_kernel; ++kw) {
-      emit::TemplateData e;
-      e.set("kh", emit::dec(kh));
-      e.set("kw", emit::dec(kw));
-      e.set("channels", emit::dec(params.zs_max_channels(kh, kw)));
-      zs_limits.push_back(e);
-    }
-  }
-  d.set("zs_limits", zs_limits);
+    return list;
+  };
+  const bool mec = params.mec_window > 0;
+  const bool zs = params.generates(golden::Dataflow::kZeroSkip);
+  d.set("has_mec", emit::flag(mec));
+  d.set("mec_limits", limits(mec, &golden::AguParams::mec_max_channels));
+  d.set("has_zs", emit::flag(zs));
+  d.set("zs_limits", limits(zs, &golden::AguParams::zs_max_channels));
   for (auto& path : emit::render_modules(d, {{agu_module, "agu/agu.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
   }
