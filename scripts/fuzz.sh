@@ -26,14 +26,17 @@ all_targets=(config npy task_list network)
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 
-seeds() {  # TARGET -> the seed corpus folders and files
+seeds() {  # TARGET -> the seed corpus folders and files (and its saved crashes, once fixed)
+  local saved=$root/tests/fuzz/corpus/$1
   case $1 in
     config) echo "$root/configs $root/tests/bad_configs" ;;
-    npy) echo "$root/tests/fuzz/corpus/npy" ;;
-    task_list) echo "$root/tasklists $root/tests/fuzz/corpus/task_list" ;;
+    npy) ;;
+    task_list) echo "$root/tasklists" ;;
     network) echo "$root/networks" ;;
     *) die "unknown target '$1' (targets: ${all_targets[*]})" ;;
   esac
+  [ -d "$saved" ] && echo "$saved"
+  return 0
 }
 
 # A libFuzzer dictionary: the keys and words the target's own seed files use, and the
