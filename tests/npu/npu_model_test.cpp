@@ -665,7 +665,7 @@ TEST_CASE("the NPU top's own registers, windows and host port", "[npu]") {
   CHECK_THROWS_AS(NpuModel(bad), std::invalid_argument);
 }
 
-TEST_CASE("a program's text parses back to it; a malformed text names its line", "[npu]") {
+TEST_CASE("a program's text parses back to it, and a malformed text names its line", "[npu]") {
   const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
   for (int k = 0; k < 4; ++k) {  // packed input but for k = 3
     const NpuDesign d = k == 1 ? odd_design() : even_design();
@@ -711,7 +711,7 @@ TEST_CASE("a program's text parses back to it; a malformed text names its line",
         "to 18446744073709551615");
   CHECK(message(with(5, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
         "line 6: zero point '-129' is not an integer from -128 to 127");
-  CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1")) ==
+  CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1 0")) ==
         "line 8: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));

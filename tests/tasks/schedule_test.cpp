@@ -75,7 +75,7 @@ TEST_CASE("networks compile to tasks with hand-checked shapes and durations", "[
 }
 
 TEST_CASE(
-    "a buffer that is too small names the layer; reuse creates conflicts only when "
+    "a buffer that is too small names the layer, and reuse creates conflicts only when "
     "the buffer wraps",
     "[schedule]") {
   const std::string net =

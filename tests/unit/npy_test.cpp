@@ -129,7 +129,7 @@ TEST_CASE("npy headers that lie are rejected before anything is allocated", "[np
             .values.size() == 1);
 }
 
-TEST_CASE("npy_data_bytes checks every multiplication; the writer its values", "[npy]") {
+TEST_CASE("npy_data_bytes checks every multiplication and the writer its values", "[npy]") {
   CHECK(npy_data_bytes({2, 3}, 4) == 24U);
   CHECK(npy_data_bytes({}, 8) == 8U);
   CHECK(npy_data_bytes({0, 1000}, 8) == 0U);

@@ -166,7 +166,7 @@ fs::path make_temporary(const fs::path& beside, pid_t pid, bool folder) {
 
 }  // namespace
 
-TEST_CASE("temporaries of killed runs are removed by the next run; live ones are kept",
+TEST_CASE("temporaries of killed runs are removed by the next run and live ones kept",
           "[output]") {
   TempDir tmp;
   const fs::path dir = tmp.path / "design";

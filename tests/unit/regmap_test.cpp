@@ -514,7 +514,7 @@ TEST_CASE("SystemVerilog constants", "[regmap]") {
   CHECK_FALSE(contains(pkg, "int unsigned"));  // Icarus 11 does not take it
 }
 
-TEST_CASE("renderers refuse an inconsistent map; the files of a map", "[regmap]") {
+TEST_CASE("renderers refuse an inconsistent map and write the files of a map", "[regmap]") {
   auto bad = sample_vq_map();
   bad.registers[0].fields[1].lsb = 0;
   npugen::util::FileMap files;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "npugen/golden/agu/params.hpp"
+#include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
@@ -68,12 +69,6 @@ class Buffers {
 std::vector<uint8_t> resized(std::vector<uint8_t> bytes, size_t n) {
   bytes.resize(n, 0);
   return bytes;
-}
-
-void put_bits(std::vector<uint8_t>& out, unsigned lsb, unsigned width, uint64_t v) {
-  for (unsigned i = 0; i < width; ++i) {
-    if ((v >> i) & 1U) out[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
-  }
 }
 
 PlanarOp planar_op(net::Op op) {

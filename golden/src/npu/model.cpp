@@ -5,19 +5,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "npugen/golden/common/bits.hpp"
+
 namespace npugen::golden {
 namespace {
 
 using namespace npu_csr;
-
-uint64_t get_bits(const std::vector<uint8_t>& bytes, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    if (bit / 8 < bytes.size() && ((bytes[bit / 8] >> (bit % 8)) & 1U) != 0) v |= uint64_t{1} << i;
-  }
-  return v;
-}
 
 // `bytes` bytes: the first of `from`, zeros beyond it.
 std::vector<uint8_t> resized(const std::vector<uint8_t>& from, size_t bytes) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/zs/schedule.hpp"
 
 namespace npugen::golden {
@@ -23,28 +24,17 @@ std::vector<std::vector<uint8_t>> tensor_words(const reference::Tensor& t, unsig
 std::vector<uint8_t> param_group_bytes(const SequencerDesign& d,
                                        const std::vector<PostChannel>& group) {
   std::vector<uint8_t> out((d.mem_data_bits() + 7) / 8, 0);
-  auto put = [&](unsigned lsb, unsigned width, uint64_t v) {
-    for (unsigned i = 0; i < width; ++i) {
-      if ((v >> i) & 1U) out[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
-    }
-  };
   const unsigned p = d.post.lanes;
   for (unsigned l = 0; l < p; ++l) {
-    put(param_bias_lsb(p, l), 32, static_cast<uint32_t>(group[l].bias));
-    put(param_multiplier_lsb(p, l), 32, static_cast<uint32_t>(group[l].multiplier));
-    put(param_shift_lsb(p, l), PostParams::kShiftBits,
-        static_cast<uint32_t>(group[l].shift) & ((1U << PostParams::kShiftBits) - 1));
+    put_bits(out, param_bias_lsb(p, l), 32, static_cast<uint32_t>(group[l].bias));
+    put_bits(out, param_multiplier_lsb(p, l), 32, static_cast<uint32_t>(group[l].multiplier));
+    put_bits(out, param_shift_lsb(p, l), PostParams::kShiftBits,
+             static_cast<uint32_t>(group[l].shift) & ((1U << PostParams::kShiftBits) - 1));
   }
   return out;
 }
 
 namespace {
-
-void put_bits(std::vector<uint8_t>& bytes, unsigned lsb, unsigned width, uint64_t v) {
-  for (unsigned i = 0; i < width; ++i) {
-    if ((v >> i) & 1U) bytes[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
-  }
-}
 
 // The dense rows of each filter block become its preprocessed steps (store rows).
 void zero_skip_rows(const SequencerDesign& d, LoweredLayer& out, unsigned k) {

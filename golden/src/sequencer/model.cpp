@@ -3,21 +3,14 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "npugen/golden/common/bits.hpp"
+
 namespace npugen::golden {
 namespace {
 
 using namespace sequencer_csr;
 
 uint64_t mask_bits(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-uint64_t get_bits(const std::vector<uint8_t>& bytes, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    if (bit / 8 < bytes.size() && ((bytes[bit / 8] >> (bit % 8)) & 1U) != 0) v |= uint64_t{1} << i;
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -180,7 +173,6 @@ void SequencerModel::classify(const AddressSet& s, Cycle& c) const {
       px.group = f.blk_grp & static_cast<unsigned>(mask_bits(d_.post.group_bits()));
       px.range = PostOutputRange{s.layer.zero_point, s.layer.act_min, s.layer.act_max};
     }
-    px.rows = f.zrow + 1;
     px.layer_end = s.layer_end;
     c.zs_take = true;
     c.zs_px = px;
@@ -635,11 +627,7 @@ void SequencerModel::tick(const SequencerInputs& in) {
   if (zs_) {
     if (c.take && c.zs_take) px_[c.s1_next.zslot] = c.zs_px;
     const bool end = c.zs_end;
-    if (c.zs_push) ++zs_steps_;
-    if (c.zs_acc) {
-      --jobs_[dr_.zslot];  // the result the drain took above
-      ++zs_jobs_done_;
-    }
+    if (c.zs_acc) --jobs_[dr_.zslot];  // the result the drain took above
     if (c.zs_push_result) {
       ++jobs_[rp_slot_];
       j_grp_ = (j_grp_ + d_.tiles() / d_.post.lanes) &

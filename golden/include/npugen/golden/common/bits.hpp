@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace npugen::golden {
 
@@ -20,5 +21,22 @@ constexpr unsigned field_bits(uint64_t values) {
 }
 
 constexpr bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/// Bits lsb .. lsb + width - 1 of little-endian bytes (0 beyond them): a port's or a host
+/// transfer's data as the golden models and the compiler see it.
+inline uint64_t get_bits(const std::vector<uint8_t>& bytes, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    if (bit / 8 < bytes.size() && ((bytes[bit / 8] >> (bit % 8)) & 1U) != 0) v |= uint64_t{1} << i;
+  }
+  return v;
+}
+/// Sets the bits of v's low `width` bits that are 1 at lsb onwards (the field starts at 0).
+inline void put_bits(std::vector<uint8_t>& bytes, unsigned lsb, unsigned width, uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) {
+    if ((v >> i) & 1U) bytes[(lsb + i) / 8] |= static_cast<uint8_t>(1U << ((lsb + i) % 8));
+  }
+}
 
 }  // namespace npugen::golden

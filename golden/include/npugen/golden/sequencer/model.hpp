@@ -101,9 +101,6 @@ class SequencerModel {
   [[nodiscard]] uint64_t preload_reads() const { return preload_reads_; }
   [[nodiscard]] uint64_t hazard_waits() const { return hazard_waits_; }
   [[nodiscard]] uint64_t cache_waits() const { return cache_waits_; }
-  /// Zero skipping: steps replayed into the zero-skipping array, and jobs finished.
-  [[nodiscard]] uint64_t zs_steps() const { return zs_steps_; }
-  [[nodiscard]] uint64_t zs_jobs() const { return zs_jobs_done_; }
 
  private:
   /// Where a step's operands come from.
@@ -117,7 +114,6 @@ class SequencerModel {
     unsigned group = 0;  ///< post group of the first job's filters
     PostOutputRange range;
     bool layer_end = false;  ///< the layer's last pixel
-    uint64_t rows = 0;       ///< rows staged
   };
   enum class WeightSource : uint8_t { kCache, kStore };
   /// The set in S1.
@@ -301,7 +297,6 @@ class SequencerModel {
   bool st_valid_ = false;                ///< the store's output holds the step offered
   uint64_t j_word_ = 0;                  ///< where the next job's results go
   unsigned j_lane_ = 0, j_grp_ = 0;
-  uint64_t zs_steps_ = 0, zs_jobs_done_ = 0;
   // Totals for the bench (not registers).
   uint64_t steps_ = 0, weight_reads_ = 0, act_reads_ = 0, preload_reads_ = 0, hazard_waits_ = 0,
            cache_waits_ = 0, window_reads_ = 0, window_waits_ = 0;
