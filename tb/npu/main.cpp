@@ -105,8 +105,12 @@ class NpuBench {
         const int batch = 1 + static_cast<int>(rng() % 3);
         // Three networks in four run through the task unit, the others host-sequenced.
         const Sequencing how = rng() % 4 != 0 ? Sequencing::kTasks : Sequencing::kHost;
+        // Half the task-unit runs of designs without VQ load every layer's weights,
+        // parameters and gains by the DMA, as when they do not fit the store together.
+        const bool by_dma = how == Sequencing::kTasks && !kD.vq && rng() % 2 == 0;
         try {
-          run_.program = compile_network(kD, n, batch, {.sequencing = how});
+          run_.program =
+              compile_network(kD, n, batch, {.sequencing = how, .weights_by_dma = by_dma});
         } catch (const CompileError& e) {
           refused_.push_back(e.what());
           if (attempt > 1000) throw std::runtime_error("no random network fits this design");
@@ -150,7 +154,7 @@ class NpuBench {
     // the host's loads, a VQ layer's APB accesses of the dequantizer among them).
     const Program& p = run_.program;
     if (p.sequencing == Sequencing::kTasks) {
-      const auto count = static_cast<uint32_t>(p.layers.size());
+      const auto count = static_cast<uint32_t>(p.descriptors.size());
       // With the I/O areas moved, the driver's set_base makes the program's first two steps.
       const size_t driver_steps = npu_driver_steps(0, 0, count).size() + (relocated_ ? 2 : 0);
       c_from_ = p.steps.size() >= driver_steps ? p.steps.size() - driver_steps : 0;
@@ -272,8 +276,19 @@ class NpuBench {
     }
     golden_.tick(in_);
     memory_->tick(in_, want_);
-    for (const unsigned layer : pending_layers_) finish_layer(layer);
+    // A tensor in system memory is read once every band is stored: at the end.
+    for (const unsigned layer : pending_layers_) {
+      if (run_.program.layers.at(layer).out.mem) {
+        in_memory_.emplace_back(layer, cycle_);
+      } else {
+        finish_layer(layer, cycle_);
+      }
+    }
     pending_layers_.clear();
+    if (driver_->done()) {
+      for (const auto& [layer, at] : in_memory_) finish_layer(layer, at);
+      in_memory_.clear();
+    }
   }
 
   void finish(Checker& check, npugen::tb::RunSummary& s) {
@@ -335,6 +350,7 @@ class NpuBench {
     }
     const bool tasks = p.sequencing == Sequencing::kTasks;
     s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
+    for (const std::string& why : refused_) s.lines.push_back("refused by the compiler: " + why);
     if (tasks) {
       s.goal("register accesses made by the C driver", c_accesses_, true);
       s.goal("descriptor groups the hardware passes over", junk_groups_, false);
@@ -343,6 +359,11 @@ class NpuBench {
       s.goal("input words the DMA loaded", p.input_at ? p.input.words(kD.lanes()) : 0, false);
       s.goal("memory words the DMA stored", memory_->writes(), p.output_at.has_value());
       s.goal("words the I/O areas moved up, reached through the base table", relocated_, false);
+      unsigned banded = 0, kept = p.input.mem ? 1 : 0;
+      for (const auto& l : p.layers) banded += l.tasks > 1 ? 1 : 0, kept += l.out.mem ? 1 : 0;
+      s.goal("layers run in row bands", banded, false);
+      s.goal("weight, parameter and gain rows the DMA loaded", dma_rows(p), false);
+      s.goal("tensors kept in system memory (above a buffer)", kept, false);
     }
     if (traffic_) {
       s.goal("the bench's own APB transfers", extra_apb_, true);
@@ -445,11 +466,10 @@ class NpuBench {
   // set_base (the two steps it must make). Returns delta (0: no room).
   static uint64_t relocate(Program& p, std::mt19937_64& rng) {
     const uint64_t delta = 1 + rng() % 64;
-    const uint64_t from = p.input_at ? *p.input_at : *p.output_at;
+    const uint64_t from = program_data_start(p);
     if (p.memory.size() + delta > kD.tasks.memory_words) return 0;
     p.memory.insert(p.memory.begin() + static_cast<std::ptrdiff_t>(from), delta, 0U);
-    if (p.input_at) *p.input_at += delta;
-    if (p.output_at) *p.output_at += delta;
+    move_program_data(p, static_cast<int64_t>(delta));
     const unsigned k = static_cast<unsigned>(rng() % npu_csr::kBaseEntries);
     const uint32_t index = k + (rng() % 2 == 0 ? 0U : npu_csr::kBaseEntries);
     ProgramStep base_index;
@@ -461,9 +481,38 @@ class NpuBench {
     base.apb_addr = npu_csr::kOwnWindow + npu_csr::kBase + 4 * k;
     base.apb_data = static_cast<uint32_t>(delta);
     // Just before the C driver's start (the program's last steps).
-    const size_t driver = npu_driver_steps(0, 0, p.layers.size()).size();
+    const size_t driver = npu_driver_steps(0, 0, p.descriptors.size()).size();
     p.steps.insert(p.steps.end() - static_cast<std::ptrdiff_t>(driver), {base_index, base});
     return delta;
+  }
+
+  // The rows the program's descriptors have the DMA load (DMA_ROWS of their loads of rows).
+  static uint64_t dma_rows(const Program& p) {
+    namespace td = task_desc;
+    uint64_t rows = 0;
+    for (const uint64_t first : p.descriptors) {
+      const uint32_t length = p.memory.at(first + 1) & 0xffffU;
+      for (uint64_t w = first + td::kHeaderWords; w < first + length;) {
+        const uint32_t reg = p.memory[w] & 0xffffU,
+                       n = (p.memory[w] >> td::kGroupCountShift) & 0xffU;
+        for (uint32_t k = 0; k < n && w + 1 + k < first + length; ++k) {
+          if (reg + k == td::kRegDmaRows) rows += p.memory[w + 1 + k];
+        }
+        w += 1 + n;
+      }
+    }
+    return rows;
+  }
+
+  // Whether a descriptor (its words) writes an engine register.
+  static bool engine_writes(const std::vector<uint32_t>& d) {
+    namespace td = task_desc;
+    for (size_t w = td::kHeaderWords; w < d.size();) {
+      const uint32_t reg = d[w] & 0xffffU, n = (d[w] >> td::kGroupCountShift) & 0xffU;
+      if (n != 0 && reg + n > npu_csr::kDescSequencer) return true;
+      w += 1 + n;
+    }
+    return false;
   }
 
   static uint64_t add_junk_groups(Program& p, std::mt19937_64& rng) {
@@ -523,37 +572,32 @@ class NpuBench {
       std::vector<uint32_t> d(p.memory.begin() + static_cast<std::ptrdiff_t>(first),
                               p.memory.begin() + static_cast<std::ptrdiff_t>(first + length));
       std::vector<uint32_t> front, back;
-      groups += junk(front) + junk(back);
+      // A claim (a band's task with no engine write, done at once) keeps none: a write into
+      // its engine would have it wait for a completion that never comes.
+      if (engine_writes(d)) groups += junk(front) + junk(back);
       d.insert(d.begin() + td::kHeaderWords, front.begin(), front.end());
       d.insert(d.end(), back.begin(), back.end());
       d[1] = (d[1] & ~0xffffU) | static_cast<uint32_t>(d.size());
       offsets.push_back(memory.size());
       memory.insert(memory.end(), d.begin(), d.end());
     }
-    // The input and output areas after the descriptors again, and the pointers to them.
-    const uint64_t per = dma_words_per_buffer_word(kD.lanes());
-    std::optional<uint64_t> input_at, output_at;
-    if (p.input_at) {
-      input_at = memory.size();
-      memory.resize(memory.size() + p.input.words(kD.lanes()) * per, 0);
-    }
-    if (p.output_at) {
-      output_at = memory.size();
-      memory.resize(memory.size() + p.layers.back().out.words(kD.lanes()) * per, 0);
-    }
+    // The data area after the descriptors again, and the pointers into it.
+    const uint64_t from = program_data_start(p);
+    const auto delta = static_cast<int64_t>(memory.size()) - static_cast<int64_t>(from);
+    memory.insert(memory.end(), p.memory.begin() + static_cast<std::ptrdiff_t>(from),
+                  p.memory.end());
     for (const uint64_t first : offsets) {
-      if (((memory[first] >> td::kInMemoryBit) & 1U) != 0 && input_at) {
-        memory[first + 2] = static_cast<uint32_t>(*input_at);
-      }
-      if (((memory[first] >> td::kOutMemoryBit) & 1U) != 0 && output_at) {
-        memory[first + 3] = static_cast<uint32_t>(*output_at);
+      for (const unsigned bit : {td::kInMemoryBit, td::kOutMemoryBit}) {
+        const uint64_t at = first + (bit == td::kInMemoryBit ? 2 : 3);
+        if (((memory[first] >> bit) & 1U) != 0) {
+          memory[at] = static_cast<uint32_t>(static_cast<int64_t>(memory[at]) + delta);
+        }
       }
     }
     if (memory.size() > kD.tasks.memory_words) return 0;
     p.memory = std::move(memory);
     p.descriptors = std::move(offsets);
-    p.input_at = input_at;
-    p.output_at = output_at;
+    move_program_data(p, delta);
     return groups;
   }
 
@@ -688,9 +732,9 @@ class NpuBench {
 
   // A layer's output, read from the buffers (which every write compared keeps equal to the
   // RTL's), against the plain reference.
-  void finish_layer(unsigned index) {
+  void finish_layer(unsigned index, uint64_t at) {
     const ProgramLayer& l = run_.program.layers.at(index);
-    reference::Tensor got = read_program_tensor(golden_, l.out);
+    reference::Tensor got = read_program_tensor(golden_, l.out, memory_->words());
     if (index >= run_.expected.size()) {
       failures_.push_back(
           fmt::format("layer {} ({}): no reference tensor to check it against", l.name, index));
@@ -708,15 +752,17 @@ class NpuBench {
           const int y = static_cast<int>(i / want.c / want.w % want.h);
           const int n = static_cast<int>(i / want.c / want.w / want.h);
           failures_.push_back(fmt::format(
-              "layer {} ({}) at cycle {}: element (n {}, h {}, w {}, c {}): the reference "
+              "layer {} ({}) at cycle {}{}: element (n {}, h {}, w {}, c {}): the reference "
               "interpreter expects {}, the top wrote {}",
-              l.name, net::op_name(l.op), cycle_, n, y, x, c, want.data[i], got.data[i]));
+              l.name, net::op_name(l.op), at,
+              l.out.mem ? fmt::format(" (in system memory from word {})", *l.out.mem) : "", n, y, x,
+              c, want.data[i], got.data[i]));
           break;
         }
         elements_checked_ += want.data.size();
       }
     }
-    results_.layers.at(index) = LayerResult{l.name, cycle_ + 1, std::move(got)};
+    results_.layers.at(index) = LayerResult{l.name, at + 1, std::move(got)};
     ++finished_layers_;
   }
 
@@ -731,6 +777,7 @@ class NpuBench {
   uint64_t cycle_ = 0;
   bool out_of_cycles_ = false;
   std::vector<unsigned> pending_layers_;
+  std::vector<std::pair<unsigned, uint64_t>> in_memory_;  ///< finished (cycle), read at the end
   std::optional<SystemMemory> memory_;
   RunResults results_;
   std::vector<std::string> failures_, refused_;

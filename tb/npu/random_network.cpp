@@ -61,6 +61,20 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
       static_cast<int>(std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 12U}));
   const int max_c = static_cast<int>(std::min({agu.max_channels, pl.max_channels, 3 * d.lanes()}));
   n.input = Shape{range(rng, 1, max_hw), range(rng, 1, max_hw), range(rng, 1, max_c)};
+  // One network in four starts wide and deep, up to the maxima: its tensors may exceed a
+  // buffer, so that the compiler keeps them in system memory and runs their layers in row
+  // bands (through the task unit; the host's programs refuse them and are drawn again).
+  if (rng() % 4 == 0) {
+    const int big_hw = static_cast<int>(
+        std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 24U}));
+    const int big_c = static_cast<int>(std::min({agu.max_channels, pl.max_channels, 64U}));
+    const int h = range(rng, (big_hw + 1) / 2, big_hw), w = range(rng, (big_hw + 1) / 2, big_hw);
+    // Channels enough for more words than a buffer holds, where the maxima allow it.
+    const auto lanes = static_cast<int>(d.lanes());
+    const auto words = static_cast<int>(agu.act_words / static_cast<uint64_t>(h * w)) + 1;
+    const int c_min = std::min(big_c, (words - 1) * lanes + 1);
+    n.input = Shape{h, w, range(rng, c_min, big_c)};
+  }
   n.input_zero_point = range(rng, -128, 127);
   std::vector<int32_t> zp = {n.input_zero_point};
   const int layers = range(rng, 3, 7);

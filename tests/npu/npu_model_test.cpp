@@ -11,6 +11,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <random>
@@ -19,6 +20,7 @@
 #include "../sequencer/random_layers.hpp"
 #include "net/network_file.hpp"
 #include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/network/row_bands.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
@@ -226,8 +228,10 @@ class NetBuilder {
 // Compiles and runs a network on the golden model; every layer equals the reference. The
 // task unit sequences it, or the host (then layers finish in order).
 ProgramRun check_network(const NpuDesign& d, const net::Network& n, const reference::Tensor& x,
-                         Sequencing how = Sequencing::kTasks, bool zero_skip = true) {
-  const Program p = compile_network(d, n, x.n, {.sequencing = how, .zero_skip = zero_skip});
+                         Sequencing how = Sequencing::kTasks, bool zero_skip = true,
+                         bool weights_by_dma = false) {
+  const Program p = compile_network(
+      d, n, x.n, {.sequencing = how, .zero_skip = zero_skip, .weights_by_dma = weights_by_dma});
   const ProgramRun run = run_program(d, p, x, 5'000'000);
   const auto want = reference::run_network(n, x);
   REQUIRE(run.layers.size() == n.layers.size());
@@ -268,9 +272,10 @@ reference::Tensor digits_images(int n) {
   return t;
 }
 
-std::string compile_error(const NpuDesign& d, const net::Network& n, int batch, int* layer) {
+std::string compile_error(const NpuDesign& d, const net::Network& n, int batch, int* layer,
+                          const CompileOptions& how = {}) {
   try {
-    (void)compile_network(d, n, batch);
+    (void)compile_network(d, n, batch, how);
   } catch (const CompileError& e) {
     *layer = e.layer;
     return e.what();
@@ -294,7 +299,7 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
     // words of its 3 x 3 x 1 window x ceil(8 / T) blocks; unpacked, 3 x 3 x 1 channel word.
     const unsigned blocks = (8 + d.seq.tiles() - 1) / d.seq.tiles();
     CHECK(p.packing.on);
-    CHECK(p.input == ProgramTensor{0, 0, 4, 8, 8, 9});
+    CHECK(p.input == ProgramTensor{0, 0, 4, 8, 8, 9, {}});
     CHECK(p.layers[0].mapping_bound == 4 * 64 * ((9 + d.lanes() - 1) / d.lanes()) * blocks);
     const Program unpacked =
         compile_network(d, n, 4, {.sequencing = Sequencing::kTasks, .pack_input = false});
@@ -303,7 +308,8 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
     CHECK(unpacked.layers[0].macs == p.layers[0].macs);
     CHECK(p.layers[0].macs == 4 * 64 * 8 * 9);
     CHECK(p.layers[4].macs == 4 * 10 * 64);
-    CHECK(p.layers[4].out == ProgramTensor{p.layers[4].out.buf, p.layers[4].out.base, 4, 1, 1, 10});
+    CHECK(p.layers[4].out ==
+          ProgramTensor{p.layers[4].out.buf, p.layers[4].out.base, 4, 1, 1, 10, {}});
     for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
       const auto t0 = std::chrono::steady_clock::now();
       const ProgramRun run = check_network(d, n, x, how);
@@ -394,10 +400,16 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   b.conv(8, 3, 3, 1, {1, 1, 1, 1});
   b.gain_bias();
   b.gain_bias();
-  CHECK_THAT(compile_error(d, b.network(), 1, &layer),
+  CHECK_THAT(compile_error(d, b.network(), 1, &layer, {.dma = false}),
              Catch::Matchers::Contains("a second gain_bias layer"));
   CHECK(layer == 2);
   CHECK_NOTHROW(compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost}));
+  // With the DMA each layer's gains are loaded before it.
+  const Program g = compile_network(d, b.network(), 1);
+  CHECK(std::none_of(g.steps.begin(), g.steps.end(), [](const ProgramStep& s) {
+    return s.kind == ProgramStep::Kind::kHostWrite && s.target == HostTarget::kPlanarGains;
+  }));
+  check_network(d, b.network(), random_input(rng, b.network(), 1));
 }
 
 TEST_CASE("random networks of every layer kind equal the reference interpreter", "[npu]") {
@@ -436,10 +448,56 @@ TEST_CASE("random networks of every layer kind equal the reference interpreter",
     const int batch = draw(rng, 1, 3);
     INFO("seed " << seed << " batch " << batch);
     const reference::Tensor x = random_input(rng, b.network(), batch);
-    check_network(d, b.network(), x, seed % 3 == 0 ? Sequencing::kHost : Sequencing::kTasks);
+    // A third host-sequenced; of the others, every other one with its weights, parameters
+    // and gains loaded by the DMA before each layer.
+    check_network(d, b.network(), x, seed % 3 == 0 ? Sequencing::kHost : Sequencing::kTasks, true,
+                  seed % 3 == 1);
     ++networks;
   }
   CHECK(networks == 40);
+}
+
+TEST_CASE("the DMA loads rows of a host-port target, W_t memory words a row", "[npu]") {
+  DmaRows rows;
+  rows.buffer = 2, rows.weights = 6, rows.params = 5, rows.gains = 4;
+  rows.row_bytes = 24, rows.row_addr_bits = 6;
+  DmaModel dma(8, 16, 10, rows);
+  DmaInputs in;
+  in.cmd_valid = true;
+  in.cmd.target = DmaTarget::kParams;
+  in.cmd.mem = 100;
+  in.cmd.buf = 62;  // rows 62, 63, then 0: a row address wraps at 6 bits
+  in.cmd.words = 3;
+  std::deque<uint32_t> answers;  // the memory: word a holds a, answered the next cycle
+  std::vector<std::pair<uint64_t, std::vector<uint8_t>>> written;
+  uint64_t cycle = 0, done_at = 0;
+  while (done_at == 0 && cycle < 100) {
+    const DmaOutputs o = dma.outputs(in);
+    DmaInputs now = in;
+    now.mem_ready = o.mem_req;
+    now.mem_rvalid = !answers.empty();
+    now.mem_rdata = answers.empty() ? 0 : answers.front();
+    now.row_ready = o.row_valid && cycle % 3 != 0;  // the port busy a cycle in three
+    REQUIRE_FALSE(o.hp_valid);
+    if (o.row_valid) REQUIRE(o.row_target == DmaTarget::kParams);
+    if (now.row_ready) written.emplace_back(o.row_addr, o.row_data);
+    if (o.done) done_at = cycle;
+    if (!answers.empty()) answers.pop_front();
+    if (now.mem_ready) answers.push_back(static_cast<uint32_t>(o.mem_addr) * 0x01010101U);
+    dma.tick(now);
+    in.cmd_valid = false;
+    ++cycle;
+  }
+  REQUIRE(written.size() == 3);
+  for (unsigned r = 0; r < 3; ++r) {
+    CHECK(written[r].first == (62 + r) % 64);
+    REQUIRE(written[r].second.size() == 24);
+    for (unsigned b = 0; b < 24; ++b) {  // word j of row r: 100 + 5r + j; 0 above 5 words
+      const unsigned word = 100 + 5 * r + b / 4;
+      CHECK(written[r].second[b] == (b < 20 ? static_cast<uint8_t>(word) : 0));
+    }
+  }
+  CHECK(done_at >= 15);  // 15 memory words, one a cycle at best
 }
 
 TEST_CASE("placement: a planar layer writes its input's buffer when the other is full", "[npu]") {
@@ -454,28 +512,34 @@ TEST_CASE("placement: a planar layer writes its input's buffer when the other is
   b.from(wide).reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);  // its last reader
   // Sequenced by the host: first fit.
   const Program p = compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost});
-  CHECK(p.input == ProgramTensor{0, 0, 1, 4, 4, 8});
-  CHECK(p.layers[0].out == ProgramTensor{1, 0, 1, 4, 4, 128});
-  CHECK(p.layers[1].out == ProgramTensor{0, 16, 1, 4, 4, 8});
-  CHECK(p.layers[2].out == ProgramTensor{0, 32, 1, 4, 4, 8});
-  CHECK(p.layers[3].out == ProgramTensor{0, 16, 1, 4, 4, 8});  // conv1's space, freed
-  CHECK(p.layers[4].out == ProgramTensor{0, 0, 1, 4, 4, 1});   // every space of A freed
+  CHECK(p.input == ProgramTensor{0, 0, 1, 4, 4, 8, {}});
+  CHECK(p.layers[0].out == ProgramTensor{1, 0, 1, 4, 4, 128, {}});
+  CHECK(p.layers[1].out == ProgramTensor{0, 16, 1, 4, 4, 8, {}});
+  CHECK(p.layers[2].out == ProgramTensor{0, 32, 1, 4, 4, 8, {}});
+  CHECK(p.layers[3].out == ProgramTensor{0, 16, 1, 4, 4, 8, {}});  // conv1's space, freed
+  CHECK(p.layers[4].out == ProgramTensor{0, 0, 1, 4, 4, 1, {}});   // every space of A freed
   check_network(d, b.network(), random_input(rng, b.network(), 1), Sequencing::kHost);
   // Sequenced by the task unit: next fit (freed space is reused once the buffer has gone
   // round, so that a layer need not wait for older readers of the words it writes).
   const Program t = compile_network(d, b.network(), 1);
   CHECK(t.layers[0].out == p.layers[0].out);
   CHECK(t.layers[2].out == p.layers[2].out);
-  CHECK(t.layers[3].out == ProgramTensor{0, 48, 1, 4, 4, 8});  // after the last placement
-  CHECK(t.layers[4].out == ProgramTensor{0, 64, 1, 4, 4, 1});
+  CHECK(t.layers[3].out == ProgramTensor{0, 48, 1, 4, 4, 8, {}});  // after the last placement
+  CHECK(t.layers[4].out == ProgramTensor{0, 64, 1, 4, 4, 1, {}});
   check_network(d, b.network(), random_input(rng, b.network(), 1));
   CHECK_THROWS_WITH(
       run_program(d, compile_network(d, b.network(), 1), random_input(rng, b.network(), 1), 100),
       "the program did not finish in 100 cycles (0 of 5 layers done)");
-  // One image more does not fit.
+  // One image more does not fit: without row bands it is refused, with them the wide
+  // tensor stays in system memory.
   int layer = -2;
-  CHECK(compile_error(d, b.network(), 2, &layer).rfind("layer conv0: its output", 0) == 0);
+  CHECK(compile_error(d, b.network(), 2, &layer, {.row_bands = false})
+            .rfind("layer conv0: its output", 0) == 0);
   CHECK(layer == 0);
+  CHECK(compile_error(d, b.network(), 2, &layer) ==
+        "layer rmax4: its input is in system memory (it does not fit a buffer), and a reduction "
+        "does not run in row bands");
+  CHECK(layer == 4);
 }
 
 TEST_CASE("host sequencing tiles a layer whose filters exceed the weight store", "[npu]") {
@@ -494,11 +558,17 @@ TEST_CASE("host sequencing tiles a layer whose filters exceed the weight store",
     CHECK(waits == want_tiles + 1);         // the tiles, then the second layer
     CHECK(p.layers[0].weight_rows > rows);  // written again for every tile
     check_network(d, b.network(), random_input(rng, b.network(), 2), Sequencing::kHost);
-    // With the task unit every layer's weights are written first: refused, with the way out.
+    // With the task unit and its DMA each tile's weights are loaded before it; without the
+    // DMA every layer's are written first: refused, with the ways out.
+    const Program t = compile_network(d, b.network(), 2);
+    CHECK(p.layers[0].weight_rows == t.layers[0].weight_rows);
+    CHECK(t.layers[0].tasks == want_tiles);
+    check_network(d, b.network(), random_input(rng, b.network(), 2));
     int layer = -1;
-    CHECK_THAT(compile_error(d, b.network(), 2, &layer),
-               Catch::Matchers::Contains("sequenced by the host (--sequencing host) it would run "
-                                         "in tiles of output channels"));
+    CHECK_THAT(compile_error(d, b.network(), 2, &layer, {.dma = false}),
+               Catch::Matchers::Contains("sequenced by the host (--sequencing host), or with the "
+                                         "DMA (without --host-io), it would run in tiles of "
+                                         "output channels"));
     CHECK(layer == 0);
   }
   // Not even one tile (lcm(L, T) filters) fits: refused, naming it.
@@ -711,7 +781,7 @@ TEST_CASE("a program's text parses back to it, and a malformed text names its li
         "to 18446744073709551615");
   CHECK(message(with(5, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
         "line 6: zero point '-129' is not an integer from -128 to 127");
-  CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1 0")) ==
+  CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1 0 1")) ==
         "line 8: 'convolution' is not a layer kind");
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
@@ -734,13 +804,22 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     NetBuilder b(rng, 8, 8, 8);
     b.conv(8, 3, 3, 1, {1, 1, 1, 1});
     b.conv(40, 1, 1, 1, {0, 0, 0, 0});
-    const std::string m = compile_error(d, b.network(), 1, &layer);
+    const std::string m = compile_error(d, b.network(), 1, &layer, {.row_bands = false});
     CHECK(layer == 1);
     CHECK(m ==
           "layer conv1: its output (1x8x8x40, 320 words) does not fit buffer A (256 words, 0 in "
           "use; agu.act_words)");
+    // The ways out: the task unit, and its DMA.
+    CHECK(compile_error(d, b.network(), 1, &layer, {.sequencing = Sequencing::kHost}) ==
+          m.substr(0, m.size() - 1) +
+              "); with the task unit (--sequencing tasks) it would stay in system memory and "
+              "its layers run in row bands");
+    CHECK(compile_error(d, b.network(), 1, &layer, {.dma = false}) ==
+          m.substr(0, m.size() - 1) +
+              "); with the DMA (without --host-io) it would stay in system memory and its "
+              "layers run in row bands");
     // The input itself.
-    CHECK_THROWS_WITH(compile_network(d, b.network(), 5),
+    CHECK_THROWS_WITH(compile_network(d, b.network(), 5, {.row_bands = false}),
                       "the input (5 image(s) of 8x8x8, 320 words) does not fit buffer A (256 "
                       "words; agu.act_words)");
   }
@@ -750,12 +829,14 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     b.conv(16, 3, 3, 1, {1, 1, 1, 1});  // 2 blocks x 9 x 2 words: 36 rows
     b.activation();
     b.conv(16, 3, 3, 1, {1, 1, 1, 1});
-    const std::string m = compile_error(d, b.network(), 1, &layer);
+    const std::string m = compile_error(d, b.network(), 1, &layer, {.dma = false});
     CHECK(layer == 2);
     CHECK(m ==
           "layer conv2: 36 weight rows do not fit the weight store (64 rows, 36 in use; "
-          "agu.weight_rows); sequenced by the host (--sequencing host) it would run in tiles "
-          "of output channels");
+          "agu.weight_rows); sequenced by the host (--sequencing host), or with the DMA "
+          "(without --host-io), it would run in tiles of output channels");
+    // With the DMA each layer's weights are loaded just before it.
+    CHECK_NOTHROW(compile_network(d, b.network(), 1));
     // Sequenced by the host, each layer's weights are written just before it: both fit.
     CHECK_NOTHROW(compile_network(d, b.network(), 1, {.sequencing = Sequencing::kHost}));
   }
@@ -765,12 +846,12 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     NetBuilder b(rng, 6, 6, 3);
     b.conv(8, 3, 3, 1, {1, 1, 1, 1});
     b.conv(16, 3, 3, 1, {1, 1, 1, 1});
-    const std::string m = compile_error(d, b.network(), 1, &layer);
+    const std::string m = compile_error(d, b.network(), 1, &layer, {.dma = false});
     CHECK(layer == 1);
     CHECK(m ==
           "layer conv1: 4 parameter groups do not fit the post unit's table (4 groups of 4 "
-          "channels, 2 in use; post.max_channels); sequenced by the host (--sequencing host) "
-          "it would run in tiles of output channels");
+          "channels, 2 in use; post.max_channels); sequenced by the host (--sequencing host), "
+          "or with the DMA (without --host-io), it would run in tiles of output channels");
   }
   {  // a kernel above the generated maxima: the sequencer's, the planar engine's
     const NpuDesign d = even_design();
@@ -947,4 +1028,129 @@ TEST_CASE(
   const Program small = compile_network(d, pruned, 4);
   CHECK(small.layers[2].zs_steps == 0);
   CHECK(small.layers[4].zs_steps > 0);  // fc1: 2 x 2 pixels x 2 words = 8 rows
+}
+
+TEST_CASE("row bands: each band's windows read its input rows, padded where the layer is",
+          "[npu][bands]") {
+  std::mt19937_64 rng(41);
+  for (int trial = 0; trial < 2000; ++trial) {
+    BandGeometry g;
+    g.kernel = draw(rng, 1, 5);
+    g.stride = draw(rng, 1, 3);
+    g.pad_top = draw(rng, 0, g.kernel - 1);
+    const int pad_bottom = draw(rng, 0, g.kernel - 1);
+    g.height = draw(rng, std::max(1, g.kernel - g.pad_top - pad_bottom), 30);
+    g.out_height = (g.height + g.pad_top + pad_bottom - g.kernel) / g.stride + 1;
+    const int rows = draw(rng, 1, g.out_height + 1), images = draw(rng, 1, 3);
+    INFO("H " << g.height << " K " << g.kernel << " S " << g.stride << " pads " << g.pad_top << " "
+              << pad_bottom << ", bands of " << rows);
+    const std::vector<RowBand> bands = row_bands(g, rows, images);
+    int next = 0, image = 0, most = 0;
+    for (const RowBand& b : bands) {
+      if (b.image != image) {
+        REQUIRE(next == g.out_height);
+        image = b.image, next = 0;
+      }
+      REQUIRE(b.out_first == next);  // the output rows, in order, once each
+      REQUIRE(b.out_rows >= 1);
+      REQUIRE(b.out_rows <= rows);
+      next += b.out_rows;
+      // The band's windows are the layer's: the same input rows, the same padding.
+      REQUIRE((b.in_rows + b.pad_top + b.pad_bottom - g.kernel) / g.stride + 1 == b.out_rows);
+      REQUIRE(b.in_first - b.pad_top == b.out_first * g.stride - g.pad_top);
+      REQUIRE(b.in_first >= 0);
+      REQUIRE(b.in_first + b.in_rows <= g.height);
+      REQUIRE(b.pad_top == std::max(0, g.pad_top - b.out_first * g.stride));
+      REQUIRE(b.pad_bottom <= pad_bottom);
+      most = std::max(most, b.in_rows);
+    }
+    REQUIRE(image == images - 1);
+    REQUIRE(next == g.out_height);
+    REQUIRE(band_input_rows(g, rows) == most);
+  }
+  CHECK_THROWS_WITH(row_bands(BandGeometry{4, 1, 1, 2, 6}, 1, 1),
+                    "output rows 0 to 0 read padding only (window 1, top padding 2)");
+}
+
+TEST_CASE("row bands: tensors above a buffer stay in system memory, bit-exact", "[npu][bands]") {
+  std::mt19937_64 rng(43);
+  const NpuDesign d = npu_design(8, 8, 4, 256, 2048);  // buffers of 256 words
+  auto in_memory = [](const Program& p, size_t layer) {
+    return p.layers.at(layer).out.mem.has_value();
+  };
+  SECTION("an input above buffer A: the first layer's bands load their rows") {
+    NetBuilder b(rng, 12, 12, 16);  // 288 words
+    b.conv(8, 3, 3, 1, {1, 1, 1, 1});
+    b.pool(net::Op::kMaxPool, 2, 2, {0, 0, 0, 0});
+    b.pool(net::Op::kMaxPool, 2, 2, {0, 0, 0, 0});
+    b.fc(10);
+    const Program p = compile_network(d, b.network(), 1);
+    CHECK(p.input.mem.has_value());
+    CHECK(p.layers[0].tasks > 1);
+    check_network(d, b.network(), random_input(rng, b.network(), 1));
+  }
+  SECTION("a conv output above a buffer: stored by bands, pooled and convolved in bands") {
+    for (const int batch : {1, 3}) {
+      NetBuilder b(rng, 8, 8, 8);
+      b.conv(40, 3, 3, 1, {1, 1, 1, 1});              // 8 x 8 x 40: 320 words, in memory
+      b.activation();                                 // planar, memory to memory
+      b.pool(net::Op::kMaxPool, 2, 2, {0, 0, 0, 0});  // reads it: the other engine's
+      b.conv(16, 1, 1, 1, {0, 0, 0, 0});
+      b.fc(10);
+      const Program p = compile_network(d, b.network(), batch);
+      CHECK(in_memory(p, 0));
+      CHECK(in_memory(p, 1));
+      CHECK_FALSE(in_memory(p, 2));
+      CHECK(p.layers[0].tasks >= 2 * static_cast<uint64_t>(batch));
+      CHECK(p.layers[2].tasks >= static_cast<uint64_t>(batch));
+      check_network(d, b.network(), random_input(rng, b.network(), batch));
+    }
+  }
+  SECTION("the same engine reads what it stored; strides and padding across bands") {
+    NetBuilder b(rng, 9, 9, 8);
+    b.conv(40, 3, 3, 1, {1, 1, 1, 1});  // 9 x 9 x 40: 405 words
+    b.conv(16, 3, 3, 2, {1, 1, 1, 1});  // stride 2 over it: 5 x 5
+    b.conv(48, 5, 5, 1, {2, 2, 2, 2});  // 5 x 5 x 48: 150 words
+    const Program p = compile_network(d, b.network(), 2);
+    CHECK(in_memory(p, 0));
+    check_network(d, b.network(), random_input(rng, b.network(), 2));
+  }
+  SECTION("the network's output in memory") {
+    NetBuilder b(rng, 8, 8, 8);
+    b.conv(16, 3, 3, 1, {1, 1, 1, 1});
+    b.conv(40, 3, 3, 1, {1, 1, 1, 1});  // the output: 320 words
+    const Program p = compile_network(d, b.network(), 1);
+    CHECK(in_memory(p, 1));
+    CHECK(p.output_at == p.layers[1].out.mem);
+    check_network(d, b.network(), random_input(rng, b.network(), 1));
+  }
+  SECTION("odd T, L and P") {
+    const NpuDesign o = npu_design(3, 5, 1, 200, 2048);
+    NetBuilder b(rng, 7, 9, 13);        // 7 x 9 x 3 words: 189
+    b.conv(17, 3, 3, 1, {1, 1, 1, 1});  // 7 x 9 x 4 words: 252, in memory
+    b.pool(net::Op::kAvgPool, 3, 2, {1, 1, 1, 1});
+    b.conv(7, 3, 3, 1, {1, 1, 1, 1});
+    const Program p = compile_network(o, b.network(), 2);
+    CHECK(p.input.mem.has_value());
+    CHECK(in_memory(p, 0));
+    check_network(o, b.network(), random_input(rng, b.network(), 2));
+  }
+  SECTION("what row bands refuse") {
+    int layer = -2;
+    NetBuilder b(rng, 8, 8, 8);
+    const size_t wide = b.conv(40, 3, 3, 1, {1, 1, 1, 1});
+    b.activation();
+    b.add(wide);  // both inputs in memory
+    CHECK(compile_error(d, b.network(), 1, &layer) ==
+          "layer add2: its second input is in system memory (it does not fit a buffer): the DMA "
+          "loads a band's first input only");
+    CHECK(layer == 2);
+    NetBuilder c(rng, 2, 32, 64);  // a row of 256 words: a band's input of 3 rows does not fit
+    c.conv(8, 3, 3, 1, {1, 1, 1, 1});
+    CHECK(compile_error(d, c.network(), 1, &layer) ==
+          "layer conv0: its input is in system memory (it does not fit a buffer), and the "
+          "staging area of a band of one output row (2 input rows of 256 words, 0 output words) "
+          "does not fit the buffers beside the tensors in use (A: 64 of 256 words, B: 0; "
+          "agu.act_words)");
+  }
 }

@@ -138,18 +138,24 @@ nlohmann::json array_name(const golden::ProgramLayer& l) {
   return l.zs_steps != 0 ? "zero_skip" : "dense";
 }
 
+// Where a tensor is: its buffer and base, or "memory" and the word (row bands).
+nlohmann::json tensor_place(const golden::ProgramTensor& t) {
+  if (t.mem) return {{"buffer", "memory"}, {"base", *t.mem}};
+  return {{"buffer", t.buf == 0 ? "A" : "B"}, {"base", t.base}};
+}
+
 // The compiled network as JSON: layers, where their outputs are, the bounds.
 nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p) {
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& l : p.layers) {
+    nlohmann::json out = tensor_place(l.out);
+    out["words"] = l.out.words(d.lanes());
+    out["shape"] = {l.out.n, l.out.h, l.out.w, l.out.c};
     layers.push_back({{"name", l.name},
                       {"op", golden::net::op_name(l.op)},
                       {"engine", l.neural ? "neural" : "planar"},
-                      {"output",
-                       {{"buffer", l.out.buf == 0 ? "A" : "B"},
-                        {"base", l.out.base},
-                        {"words", l.out.words(d.lanes())},
-                        {"shape", {l.out.n, l.out.h, l.out.w, l.out.c}}}},
+                      {"tasks", l.tasks},
+                      {"output", out},
                       {"macs", l.macs},
                       {"mapping_bound", l.mapping_bound},
                       {"weight_rows", l.weight_rows},
@@ -164,18 +170,17 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
   }
   nlohmann::json descriptors = nlohmann::json::array();
   for (const uint64_t w : p.descriptors) descriptors.push_back(w);
+  nlohmann::json input = tensor_place(p.input);
+  input["words"] = p.input.words(d.lanes());
+  input["packed"] = p.packing.on;
+  input["in_memory_at"] = p.input_at ? nlohmann::json(*p.input_at) : nlohmann::json(nullptr);
+  input["shape"] = {p.input.n, p.input.h, p.input.w, p.input.c};
   return {
       {"lanes", p.lanes},
       {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
       {"system_memory_words", p.memory.size()},
       {"descriptors", descriptors},
-      {"input",
-       {{"buffer", p.input.buf == 0 ? "A" : "B"},
-        {"base", p.input.base},
-        {"words", p.input.words(d.lanes())},
-        {"packed", p.packing.on},
-        {"in_memory_at", p.input_at ? nlohmann::json(*p.input_at) : nlohmann::json(nullptr)},
-        {"shape", {p.input.n, p.input.h, p.input.w, p.input.c}}}},
+      {"input", input},
       {"layers", layers},
       {"output_in_memory_at", p.output_at ? nlohmann::json(*p.output_at) : nlohmann::json(nullptr)},
       {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
@@ -184,9 +189,10 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 struct NetOptions {
   std::string config, network, input, out, design_dir, trace, labels;
   std::string sequencing = "tasks";
-  bool no_packing = false;    ///< --no-input-packing
-  bool host_io = false;       ///< --host-io
-  bool no_zero_skip = false;  ///< --no-zero-skip
+  bool no_packing = false;      ///< --no-input-packing
+  bool host_io = false;         ///< --host-io
+  bool no_zero_skip = false;    ///< --no-zero-skip
+  bool weights_by_dma = false;  ///< --weights-by-dma
   int batch = 1;
   int only_batch = 0;  ///< npugen run --batch K: only that batch (1-based); 0: all
   uint64_t seed = 1;
@@ -208,6 +214,10 @@ void add_sequencing_option(CLI::App& cmd, NetOptions& o) {
   cmd.add_flag("--no-zero-skip", o.no_zero_skip,
                "With the zero-skipping array (zs.enabled): run every layer on the dense array "
                "(docs/sequencer.md: zero skipping)");
+  cmd.add_flag("--weights-by-dma", o.weights_by_dma,
+               "With the task unit: the DMA loads each layer's weights, parameters and gains "
+               "from system memory just before it, instead of the host writing every layer's "
+               "first (chosen anyway when they do not fit the store together; docs/npu.md)");
 }
 
 golden::CompileOptions compile_options(const NetOptions& o) {
@@ -216,6 +226,7 @@ golden::CompileOptions compile_options(const NetOptions& o) {
   c.pack_input = !o.no_packing;
   c.dma = !o.host_io;
   c.zero_skip = !o.no_zero_skip;
+  c.weights_by_dma = o.weights_by_dma;
   return c;
 }
 
@@ -307,12 +318,15 @@ void add_network_commands(CLI::App& app) {
         throw CommandError(kBadInput, fmt::format("{}: {}", r.labels, e.what()));
       }
     }
-    // Images go in batches of the most that fit the buffers (and the engines' batch maxima).
+    // Images go in batches of the most that fit the buffers (and the engines' batch maxima);
+    // one image at a time, in row bands, when even one does not fit.
     const int most = static_cast<int>(std::min(d.seq.agu.max_batch, d.planar.max_batch));
     int batch = std::min(run.input.n, most);
+    golden::CompileOptions in_buffers = compile_options(r);
+    in_buffers.row_bands = false;
     for (; batch > 1; --batch) {
       try {
-        (void)golden::compile_network(d, f.network, batch, compile_options(r));
+        (void)golden::compile_network(d, f.network, batch, in_buffers);
         break;
       } catch (const golden::CompileError&) {
       }
@@ -339,6 +353,7 @@ void add_network_commands(CLI::App& app) {
     if (r.no_packing) repro += " --no-input-packing";
     if (r.host_io) repro += " --host-io";
     if (r.no_zero_skip) repro += " --no-zero-skip";
+    if (r.weights_by_dma) repro += " --weights-by-dma";
     // Per layer, summed over the batches: cycles, MACs, bounds; the tensors joined.
     const size_t count = f.network.layers.size();
     golden::RunResults res;

@@ -10,6 +10,7 @@
 
 #include "npugen/golden/agu/params.hpp"
 #include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/network/row_bands.hpp"
 #include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
@@ -117,12 +118,29 @@ TaskOp task_op(net::Op op) {
   }
 }
 
-// A layer as the task unit runs it: its regions (planar-engine addresses) and the engine's
-// register writes (descriptor register, value), CTRL last.
+// A task as the task unit runs it: its regions (planar-engine addresses) and the engine's
+// register writes (descriptor register, value), CTRL last; what the DMA loads before it and
+// stores after it, as words of the data area (after the descriptors, placed by enqueue).
+// A layer is one task, or with row bands one a band, after a claim when its bands load.
 struct LayerTask {
   TaskOp op = TaskOp::kConv;
+  size_t layer = 0;
   uint64_t region[6] = {};  ///< in0 base, words, in1 base, words, out base, words
   std::vector<std::pair<uint32_t, uint32_t>> writes;
+  std::optional<uint64_t> load, store;         ///< data-area words (header bits 25, 26; words 2, 3)
+  DmaTarget dma_target = DmaTarget::kBuffers;  ///< a load of rows: DMA_TARGET, ROW, ROWS
+  uint64_t dma_row = 0, dma_rows = 0;
+};
+
+// A staging area of a banded layer: where a band's input rows are loaded, or its output rows
+// written before they are stored.
+struct Staging {
+  unsigned buf = 0;
+  uint64_t base = 0, words = 0;
+};
+struct BandPlan {
+  int rows = 0;  ///< output rows a band
+  std::optional<Staging> in, out;
 };
 
 class Compiler {
@@ -134,6 +152,8 @@ class Compiler {
         tasks_(o.sequencing == Sequencing::kTasks),
         pack_(o.pack_input),
         dma_(o.dma && tasks_),
+        bands_(o.row_bands && dma_),
+        dma_weights_(o.weights_by_dma && dma_),
         zero_skip_(o.zero_skip && d.seq.zs.has_value()),
         buffers_(d.act_words(), o.sequencing == Sequencing::kTasks) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
@@ -174,13 +194,19 @@ class Compiler {
     in.n = batch_, in.h = n_.input.h, in.w = n_.input.w, in.c = n_.input.c;
     if (pack_) pack_input_for_reader(in);
     const uint64_t words = in.words(d_.lanes());
-    if (words > d_.act_words()) {
+    // The input goes through the DMA when one layer reads it (its descriptor loads it whole)
+    // or when it does not fit buffer A (its readers' bands load it).
+    if (words <= d_.act_words()) {
+      buffers_.take(0, 0, words);
+    } else if (!bands_) {
       throw CompileError(fmt::format("the input ({} image(s) of {}x{}x{}, {} words) does not fit "
-                                     "buffer A ({} words; agu.act_words)",
-                                     batch_, in.h, in.w, in.c, words, d_.act_words()),
+                                     "buffer A ({} words; agu.act_words){}",
+                                     batch_, in.h, in.w, in.c, words, d_.act_words(), band_hint()),
                          -1);
     }
-    buffers_.take(0, 0, words);
+    if (dma_ && (input_reader_ || words > d_.act_words())) input_at_ = take_data(words);
+    if (words > d_.act_words()) in.mem = input_at_;
+    writer_.assign(tensors, std::nullopt);
     p_.input = in;
     hold(0);
     for (size_t i = 0; i < n_.layers.size(); ++i) {
@@ -192,7 +218,7 @@ class Compiler {
       // The inputs whose last reader this was, and an output nobody reads (but the network's).
       for (const size_t t : n_.layers[i].inputs) {
         if (last_use_[t] == i && t != tensors - 1 && live_[t]) {
-          buffers_.free(at_[t].buf, at_[t].base);
+          if (!at_[t].mem) buffers_.free(at_[t].buf, at_[t].base);
           live_[t] = false;
         }
       }
@@ -213,12 +239,13 @@ class Compiler {
     live_.resize(at_.size(), false);
     live_[t] = true;
     if (!last_use_[t] && t != at_.size() - 1) {
-      buffers_.free(at_[t].buf, at_[t].base);
+      if (!at_[t].mem) buffers_.free(at_[t].buf, at_[t].base);
       live_[t] = false;
     }
   }
 
-  // Places layer i's output (shape `out`) in buffer `buf`, or (planar) the other one.
+  // Places layer i's output (shape `out`) in buffer `buf`, or (planar, or over an input in
+  // memory) the other one; with row bands, in system memory when it fits neither.
   void place(size_t i, ProgramTensor& out, unsigned buf, bool either) {
     const uint64_t words = out.words(d_.lanes());
     for (const unsigned b : {buf, 1 - buf}) {
@@ -229,13 +256,204 @@ class Compiler {
       }
       if (!either) break;
     }
+    if (bands_) {
+      out.mem = take_data(words);
+      return;
+    }
     std::string where = fmt::format("buffer {} ({} words, {} in use", buffer_name(buf),
                                     d_.act_words(), buffers_.used(buf));
     if (either) {
       where += fmt::format("; buffer {}: {} in use", buffer_name(1 - buf), buffers_.used(1 - buf));
     }
-    throw error(i, fmt::format("its output ({}, {} words) does not fit {}; agu.act_words)",
-                               shape_text(out), words, where));
+    throw error(i, fmt::format("its output ({}, {} words) does not fit {}; agu.act_words){}",
+                               shape_text(out), words, where, band_hint()));
+  }
+
+  // Why a tensor above a buffer is refused: the row bands need the task unit and the DMA.
+  [[nodiscard]] std::string band_hint() const {
+    if (!tasks_) {
+      return "; with the task unit (--sequencing tasks) it would stay in system memory and its "
+             "layers run in row bands";
+    }
+    if (!dma_) {
+      return "; with the DMA (without --host-io) it would stay in system memory and its layers "
+             "run in row bands";
+    }
+    return "";
+  }
+
+  // `words` buffer words of the data area (data-area addresses until enqueue places it).
+  uint64_t take_data(uint64_t words) {
+    const uint64_t at = data_.size();
+    data_.resize(at + words * dma_words_per_buffer_word(d_.lanes()), 0);
+    return at;
+  }
+
+  // A load task on layer i's engine: `rows` (each the host port's bytes for `target`) into
+  // rows first.. of the target, from the data area where they are put, W_t words a row.
+  void load_rows(size_t i, DmaTarget target, uint64_t first,
+                 const std::vector<std::vector<uint8_t>>& rows) {
+    if (rows.empty()) return;
+    const unsigned w = d_.dma_rows().words(target);
+    LayerTask t;
+    t.op = task_op(n_.layers[i].op);
+    t.layer = i;
+    t.load = data_.size();
+    t.dma_target = target;
+    t.dma_row = first;
+    t.dma_rows = rows.size();
+    for (const std::vector<uint8_t>& r : rows) {
+      for (unsigned j = 0; j < w; ++j) {
+        uint32_t v = 0;
+        for (unsigned b = 0; b < 4 && size_t{j} * 4 + b < r.size(); ++b) {
+          v |= uint32_t{r[size_t{j} * 4 + b]} << (8 * b);
+        }
+        data_.push_back(v);
+      }
+    }
+    layer_tasks_.push_back(std::move(t));
+  }
+
+  // A banded layer's input that is the network's input, to be loaded whole by this layer's
+  // descriptor, stays in memory instead: its bands load their rows.
+  void input_to_memory(ProgramTensor& x, size_t tensor) {
+    if (tensor != 0 || x.mem || !input_at_) return;
+    buffers_.free(x.buf, x.base);
+    x.mem = input_at_;
+    at_[0].mem = input_at_;
+    p_.input.mem = input_at_;
+  }
+
+  // The band height and staging areas of layer i (input x, output out): the tallest bands
+  // whose staging areas fit, over the buffers the engine may use (the sequencer reads one
+  // buffer and writes the other). The areas are taken until free_staging.
+  BandPlan plan_bands(size_t i, const ProgramTensor& x, const ProgramTensor& out,
+                      const BandGeometry& g, uint64_t in_row_words, uint64_t out_row_words,
+                      bool neural) {
+    BandPlan best;
+    for (const unsigned bin : {0U, 1U}) {
+      for (const unsigned bout : {0U, 1U}) {
+        if ((!x.mem && bin != 0) || (!out.mem && bout != 0)) continue;  // no staging: once
+        const unsigned reads = x.mem ? bin : x.buf, writes = out.mem ? bout : out.buf;
+        if (neural && reads == writes) continue;
+        auto areas = [&](int rows) -> std::optional<BandPlan> {
+          BandPlan p;
+          p.rows = rows;
+          const uint64_t win = x.mem ? band_input_rows(g, rows) * in_row_words : 0;
+          const uint64_t wout = out.mem ? static_cast<uint64_t>(rows) * out_row_words : 0;
+          if (x.mem && out.mem && bin == bout) {
+            const auto at = buffers_.fit(bin, win + wout);
+            if (!at) return std::nullopt;
+            p.in = Staging{bin, *at, win};
+            p.out = Staging{bout, *at + win, wout};
+            return p;
+          }
+          if (x.mem) {
+            const auto at = buffers_.fit(bin, win);
+            if (!at) return std::nullopt;
+            p.in = Staging{bin, *at, win};
+          }
+          if (out.mem) {
+            const auto at = buffers_.fit(bout, wout);
+            if (!at) return std::nullopt;
+            p.out = Staging{bout, *at, wout};
+          }
+          return p;
+        };
+        int lo = 0, hi = g.out_height;  // the most rows that fit: in [lo, hi]
+        while (lo < hi) {
+          const int mid = lo + (hi - lo + 1) / 2;
+          if (areas(mid)) {
+            lo = mid;
+          } else {
+            hi = mid - 1;
+          }
+        }
+        if (lo > best.rows) best = *areas(lo);
+      }
+    }
+    if (best.rows == 0) {
+      throw error(
+          i,
+          fmt::format("its {} is in system memory (it does not fit a buffer), and the staging "
+                      "area of a band of one output row ({} input rows of {} words, {} output "
+                      "words) does not fit the buffers beside the tensors in use (A: {} of {} "
+                      "words, B: {}; agu.act_words)",
+                      x.mem && out.mem ? "input and output"
+                      : x.mem          ? "input"
+                                       : "output",
+                      x.mem ? band_input_rows(g, 1) : 0, in_row_words, out.mem ? out_row_words : 0,
+                      buffers_.used(0), d_.act_words(), buffers_.used(1)));
+    }
+    for (const auto& a : {best.in, best.out}) {
+      if (a) buffers_.take(a->buf, a->base, a->words);
+    }
+    return best;
+  }
+  void free_staging(const BandPlan& p) {
+    for (const auto& a : {p.in, p.out}) {
+      if (a) buffers_.free(a->buf, a->base);
+    }
+  }
+  [[nodiscard]] uint64_t planar_address(unsigned buf, uint64_t base) const {
+    return buf * d_.act_words() + base;
+  }
+
+  // Before the bands that load tensor t into `in`: a task with no engine writes (its engine
+  // is done at once) whose output region is the staging area, so that it waits for older
+  // tasks that still read or write those words, and whose input region is the staging area
+  // of the tasks that stored t (on the other engine, possibly still storing), so that it
+  // waits for them; the bands read the area it wrote, and wait for it.
+  void claim(size_t i, size_t t, const Staging& in) {
+    LayerTask c;
+    c.op = task_op(n_.layers[i].op);
+    c.layer = i;
+    if (const auto& w = writer_[t]) {
+      c.region[0] = planar_address(w->buf, w->base);
+      c.region[1] = w->words;
+    }
+    c.region[4] = planar_address(in.buf, in.base);
+    c.region[5] = in.words;
+    layer_tasks_.push_back(std::move(c));
+  }
+
+  // One band's task: its input rows (loaded into the staging area, or read where they are),
+  // its output rows (written to the staging area and stored, or where the tensor is; the
+  // network's output also stored to the output area). Returns the band's buffers and bases:
+  // {in buf, in base, out buf, out base}.
+  std::array<uint64_t, 4> band_task(size_t i, const RowBand& b, const BandPlan& plan,
+                                    const ProgramTensor& x, const ProgramTensor& out,
+                                    uint64_t in_row_words, uint64_t out_row_words) {
+    task_ = LayerTask{};
+    task_.op = task_op(n_.layers[i].op);
+    task_.layer = i;
+    const uint64_t per = dma_words_per_buffer_word(d_.lanes());
+    const uint64_t in_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(x.h) +
+                            static_cast<uint64_t>(b.in_first)) *
+                           in_row_words;
+    const uint64_t in_words = static_cast<uint64_t>(b.in_rows) * in_row_words;
+    std::array<uint64_t, 4> at{};
+    if (plan.in) {
+      at[0] = plan.in->buf, at[1] = plan.in->base;
+      task_.load = *x.mem + in_at * per;
+    } else {
+      at[0] = x.buf, at[1] = x.base + in_at;
+    }
+    task_.region[0] = planar_address(static_cast<unsigned>(at[0]), at[1]);
+    task_.region[1] = in_words;
+    const uint64_t out_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(out.h) +
+                             static_cast<uint64_t>(b.out_first)) *
+                            out_row_words;
+    if (plan.out) {
+      at[2] = plan.out->buf, at[3] = plan.out->base;
+      task_.store = *out.mem + out_at * per;
+    } else {
+      at[2] = out.buf, at[3] = out.base + out_at;
+      if (i + 1 == n_.layers.size() && output_at_) task_.store = *output_at_ + out_at * per;
+    }
+    task_.region[4] = planar_address(static_cast<unsigned>(at[2]), at[3]);
+    task_.region[5] = static_cast<uint64_t>(b.out_rows) * out_row_words;
+    return at;
   }
 
   void host_write(HostTarget target, uint64_t addr, std::vector<uint8_t> data) {
@@ -357,12 +575,127 @@ class Compiler {
     p_.steps.push_back(std::move(done));
   }
 
+  // A task that is the whole layer (or a tile of its output channels): with the DMA, the
+  // network's input loaded before it when it reads that (its one reader), the network's
+  // output stored after the layer's last when it is the last layer.
+  void single_task(size_t i, const ProgramTensor& x, size_t input_tensor, bool last = true) {
+    task_.layer = i;
+    if (input_tensor == 0 && input_at_ && !x.mem && !input_loaded_) {
+      task_.load = *input_at_;
+      input_loaded_ = true;
+    }
+    if (last && i + 1 == n_.layers.size() && output_at_) task_.store = *output_at_;
+    layer_tasks_.push_back(std::move(task_));
+  }
+
+  // With the DMA, the last layer's output also goes to memory: to the output area, or where
+  // the tensor already is in memory.
+  void output_area(size_t i, const ProgramTensor& out) {
+    if (!dma_ || i + 1 != n_.layers.size()) return;
+    output_at_ = out.mem ? *out.mem : take_data(out.words(d_.lanes()));
+  }
+
+  // Layer i over input x (tensor `input`) in row bands (regs: the whole layer's registers).
+  void neural_bands(size_t i, const ProgramTensor& x, size_t input, const ProgramTensor& out,
+                    const AguLayer& r, ProgramLayer& pl) {
+    const BandGeometry g{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
+                         static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
+                         static_cast<int>(r.out_height())};
+    const uint64_t in_row = static_cast<uint64_t>(r.width) * r.channel_words(d_.lanes());
+    const uint64_t out_row = r.out_row_stride;
+    const BandPlan plan = plan_bands(i, x, out, g, in_row, out_row, true);
+    if (plan.in) claim(i, input, *plan.in);
+    const uint64_t channel = r.out_base - out.base;  // a tile's first output word of a pixel
+    for (const RowBand& b : row_bands(g, plan.rows, x.n)) {
+      auto at = band_task(i, b, plan, x, out, in_row, out_row);
+      at[3] += channel;
+      AguLayer s = r;
+      s.batch = 1;
+      s.height = static_cast<unsigned>(b.in_rows);
+      s.pad_top = static_cast<unsigned>(b.pad_top);
+      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+      s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
+      s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
+      if (const std::string why = agu_refusal(d_.seq.agu, s); !why.empty()) {
+        throw error(i, fmt::format("the sequencer cannot run its band of output rows {} to {}: {}",
+                                   b.out_first, b.out_first + b.out_rows - 1, why));
+      }
+      const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
+                            agu_csr::kGroupOffset +
+                            static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+      for (const agu_csr::Write& w : agu_csr::layer_writes(s)) apb_write(base + w.offset, w.value);
+      ++neural_;
+      ++pl.tasks;
+      layer_tasks_.push_back(std::move(task_));
+    }
+    free_staging(plan);
+    if (plan.out) writer_[i + 1] = plan.out;
+  }
+
+  // Planar layer i over input x (and y, add's second input) in row bands (t: the whole
+  // layer's task).
+  void planar_bands(size_t i, const ProgramTensor& x, const std::optional<ProgramTensor>& y,
+                    const ProgramTensor& out, const PlanarTask& t, ProgramLayer& pl) {
+    const net::Layer& l = n_.layers[i];
+    if (l.op == net::Op::kReduceSum || l.op == net::Op::kReduceMax) {
+      throw error(i, fmt::format("its {} is in system memory (it does not fit a buffer), and a "
+                                 "reduction does not run in row bands",
+                                 x.mem ? "input" : "output"));
+    }
+    if (y && y->mem) {
+      throw error(i,
+                  "its second input is in system memory (it does not fit a buffer): the DMA "
+                  "loads a band's first input only");
+    }
+    const bool pool = l.op == net::Op::kMaxPool || l.op == net::Op::kAvgPool;
+    const BandGeometry g{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
+                         pool ? static_cast<int>(t.stride_y) : 1,
+                         pool ? static_cast<int>(t.pad_top) : 0, static_cast<int>(t.out_height())};
+    const BandPlan plan = plan_bands(i, x, out, g, t.in_row_stride, t.out_row_stride, false);
+    if (plan.in) claim(i, l.inputs[0], *plan.in);
+    pl.tasks = 0;
+    for (const RowBand& b : row_bands(g, plan.rows, x.n)) {
+      const auto at = band_task(i, b, plan, x, out, t.in_row_stride, t.out_row_stride);
+      PlanarTask s = t;
+      s.batch = 1;
+      s.height = static_cast<unsigned>(b.in_rows);
+      s.pad_top = static_cast<unsigned>(b.pad_top);
+      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+      s.a_base = planar_address(static_cast<unsigned>(at[0]), at[1]);
+      s.out_base = planar_address(static_cast<unsigned>(at[2]), at[3]);
+      if (y) {  // add: 1 x 1, the same rows of the second input
+        const uint64_t from = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(y->h) +
+                               static_cast<uint64_t>(b.in_first)) *
+                              t.in_row_stride;
+        s.b_base = planar_address(y->buf, y->base + from);
+        task_.region[2] = s.b_base;
+        task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
+      }
+      if (const std::string why = planar_refusal(d_.planar, s); !why.empty()) {
+        throw error(i, fmt::format("the planar engine cannot run its band of output rows {} to "
+                                   "{}: {}",
+                                   b.out_first, b.out_first + b.out_rows - 1, why));
+      }
+      const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+                            static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
+      for (const planar_csr::Write& w : planar_csr::task_writes(s)) {
+        apb_write(base + w.offset, w.value);
+      }
+      ++planar_;
+      ++pl.tasks;
+      layer_tasks_.push_back(std::move(task_));
+    }
+    free_staging(plan);
+    if (plan.out) writer_[i + 1] = plan.out;
+  }
+
   void neural(size_t i) {
     const net::Layer& l = n_.layers[i];
-    const ProgramTensor x = at_[l.inputs[0]];
+    ProgramTensor x = at_[l.inputs[0]];
     const unsigned lanes = d_.lanes(), tiles = d_.seq.tiles();
     const bool fc = l.op == net::Op::kFc;
     reference::ConvLayer c = l.conv;
+    bool banded = false;
     if (fc) {  // weights [K][H*W*C]: a kernel over the whole input
       c.kernel_h = x.h, c.kernel_w = x.w;
       c.stride_y = c.stride_x = 1;
@@ -410,7 +743,15 @@ class Compiler {
     // every layer's are written first, layer after layer. A layer whose filters do not fit
     // runs, sequenced by the host, in tiles of output channels (a multiple of lcm(L, T)
     // filters each), its weights and parameters written again before each.
-    if (!tasks_) weight_rows_ = param_groups_ = 0;
+    const bool each = !tasks_ || dma_weights_;  // this layer's weights are loaded for it alone
+    if (each) weight_rows_ = param_groups_ = 0;
+    if (dma_weights_ && l.vq.vector_length != 0) {
+      throw error(i,
+                  "it is loaded as codebook indices (vq:) by the host before the list starts, "
+                  "but the weights of this network's layers do not fit the store together and "
+                  "go through the DMA layer by layer; sequence it by the host (--sequencing "
+                  "host)");
+    }
     const uint64_t cw = (static_cast<uint64_t>(x.c) + lanes - 1) / lanes;
     const uint64_t block_rows =
         static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w) * cw;
@@ -425,7 +766,7 @@ class Compiler {
     if (!fits(k)) {
       const uint64_t step = std::lcm<uint64_t>(lanes, tiles);
       tile_filters = 0;
-      while (!tasks_ && tile_filters + step < k && fits(tile_filters + step)) tile_filters += step;
+      while (each && tile_filters + step < k && fits(tile_filters + step)) tile_filters += step;
       if (tile_filters == 0) {
         const bool rows = weight_rows_ + rows_of(k) > d_.seq.agu.weight_rows;
         const std::string what =
@@ -437,11 +778,15 @@ class Compiler {
                        "{} parameter groups do not fit the post unit's table ({} groups "
                        "of {} channels, {} in use; post.max_channels)",
                        groups_of(k), d_.seq.post.groups(), plane, param_groups_);
-        throw error(i, tasks_ ? what +
-                                    "; sequenced by the host (--sequencing host) it would "
-                                    "run in tiles of output channels"
-                              : what + fmt::format(", nor do {} filters, the smallest tile",
-                                                   std::min(step, k)));
+        if (!each) {
+          throw CompileError(
+              fmt::format("layer {}: {}; sequenced by the host (--sequencing host){} it would run "
+                          "in tiles of output channels",
+                          l.name, what, dma_ ? "" : ", or with the DMA (without --host-io),"),
+              static_cast<int>(i), dma_);
+        }
+        throw error(
+            i, what + fmt::format(", nor do {} filters, the smallest tile", std::min(step, k)));
       }
     }
     reference::Tensor shape;
@@ -451,6 +796,7 @@ class Compiler {
     pl.name = l.name;
     pl.op = l.op;
     pl.neural = true;
+    pl.tasks = 0;  // counted as they are made
     task_ = LayerTask{};
     task_.op = task_op(l.op);
     const uint64_t out_words = (k + lanes - 1) / lanes;  // a pixel's output words
@@ -468,7 +814,7 @@ class Compiler {
                            c.output.begin() + static_cast<std::ptrdiff_t>(k0 + kk));
       }
       LayerPlacement where;
-      where.in_buf = x.buf, where.out_buf = 1 - x.buf;
+      where.in_buf = x.mem ? 0 : x.buf, where.out_buf = 1 - where.in_buf;
       where.in_base = x.base;
       where.wgt_base = weight_rows_;
       where.param_base = static_cast<unsigned>(param_groups_);
@@ -486,7 +832,18 @@ class Compiler {
           throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
                                      out.w, out.c, l.out.h, l.out.w, l.out.c));
         }
-        place(i, out, 1 - x.buf, false);
+        place(i, out, x.mem ? 0 : 1 - x.buf, x.mem.has_value());
+        banded = x.mem || out.mem;
+        if (banded) {
+          if (out.mem && tile_filters < k) {
+            throw error(i,
+                        "its output is in system memory (it does not fit a buffer) and its "
+                        "filters run in tiles of output channels: a band stores every "
+                        "channel of its rows");
+          }
+          input_to_memory(x, l.inputs[0]);
+        }
+        output_area(i, out);
       }
       // A tile writes its channels' words of every output pixel.
       low.regs.out_base = out.base + k0 / lanes;
@@ -527,27 +884,52 @@ class Compiler {
       if (l.vq.vector_length != 0) {
         pl.weight_bits += vq_rows(l.vq, low.weight_rows, weight_rows_);
       } else {
-        for (size_t r = 0; r < low.weight_rows.size(); ++r) {
-          host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+        if (dma_weights_) {
+          load_rows(i, DmaTarget::kWeights, weight_rows_, low.weight_rows);
+        } else {
+          for (size_t r = 0; r < low.weight_rows.size(); ++r) {
+            host_write(HostTarget::kWeights, weight_rows_ + r, low.weight_rows[r]);
+          }
         }
         pl.weight_bits += low.weight_rows.size() * (low.regs.dataflow == Dataflow::kZeroSkip
                                                         ? uint64_t{d_.seq.store_row_bytes()} * 8
                                                         : uint64_t{tiles} * lanes * 8);
       }
-      for (size_t g = 0; g < low.params.size(); ++g) {
-        host_write(HostTarget::kParams, param_groups_ + g,
-                   param_group_bytes(d_.seq, low.params[g]));
+      std::vector<std::vector<uint8_t>> groups;
+      for (const auto& g : low.params) groups.push_back(param_group_bytes(d_.seq, g));
+      if (dma_weights_) {
+        load_rows(i, DmaTarget::kParams, param_groups_, groups);
+      } else {
+        for (size_t g = 0; g < groups.size(); ++g) {
+          host_write(HostTarget::kParams, param_groups_ + g, std::move(groups[g]));
+        }
       }
-      const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
-                            agu_csr::kGroupOffset +
-                            static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
-      for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
-        apb_write(base + w.offset, w.value);
-      ++neural_;
+      if (banded) {
+        neural_bands(i, x, l.inputs[0], out, low.regs, pl);
+      } else {
+        if (tasks_) {  // a tile's task (the layer's when it has one tile)
+          task_ = LayerTask{};
+          task_.op = task_op(l.op);
+        }
+        const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
+                              agu_csr::kGroupOffset +
+                              static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+        for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
+          apb_write(base + w.offset, w.value);
+        ++neural_;
+        if (tasks_) {
+          region(0, x);
+          region(4, out);
+          single_task(i, x, l.inputs[0], k0 + kk == k);
+          ++pl.tasks;
+        }
+      }
       pl.weight_rows += low.weight_rows.size();
       if (tasks_) {
-        weight_rows_ += low.weight_rows.size();
-        param_groups_ += low.params.size();
+        if (!dma_weights_) {  // every layer's written first, layer after layer
+          weight_rows_ += low.weight_rows.size();
+          param_groups_ += low.params.size();
+        }
       } else if (k0 + kk < k) {  // the next tile's weights wait for this one
         ProgramStep w;
         w.kind = ProgramStep::Kind::kWaitSeqDone;
@@ -555,9 +937,7 @@ class Compiler {
         p_.steps.push_back(std::move(w));
       }
     }
-    region(0, x);
-    region(4, out);
-    if (tasks_) layer_tasks_.push_back(std::move(task_));
+    if (pl.tasks == 0) pl.tasks = 1;  // sequenced by the host
     wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
 
     pl.out = out;
@@ -573,7 +953,7 @@ class Compiler {
 
   void planar(size_t i) {
     const net::Layer& l = n_.layers[i];
-    const ProgramTensor x = at_[l.inputs[0]];
+    ProgramTensor x = at_[l.inputs[0]];
     const unsigned lanes = d_.lanes();
     const PlanarOp op = planar_op(l.op);
     if (!d_.planar.generates(op)) {
@@ -677,27 +1057,30 @@ class Compiler {
       throw error(i, fmt::format("its output is {}x{}x{}, but the layer says {}x{}x{}", out.h,
                                  out.w, out.c, l.out.h, l.out.w, l.out.c));
     }
-    place(i, out, 1 - x.buf, true);
+    place(i, out, x.mem ? 0 : 1 - x.buf, true);
+    const bool banded =
+        x.mem || out.mem || (l.op == net::Op::kAdd && l.inputs.size() > 1 && at_[l.inputs[1]].mem);
+    if (banded) input_to_memory(x, l.inputs[0]);
+    output_area(i, out);
     t.out_base = planar_addr(out);
     t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;
     t.out_row_stride = t.out_pixel_stride * t.out_width();
     t.out_image_stride = t.out_row_stride * t.out_height();
 
-    task_ = LayerTask{};
-    task_.op = task_op(l.op);
-    region(0, x);
-    if (l.op == net::Op::kAdd) region(2, at_[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]]);
-    region(4, out);
-    if (tasks_ && !gains.empty()) {
+    if (tasks_ && !dma_weights_ && !gains.empty()) {
       if (gain_layer_) {
-        throw error(i, fmt::format("a second gain_bias layer (after {}): the planar gain table "
-                                   "holds one layer's gains, written before the task unit "
-                                   "starts; sequence this network by the host",
-                                   n_.layers[*gain_layer_].name));
+        throw CompileError(
+            fmt::format("layer {}: a second gain_bias layer (after {}): the planar gain table "
+                        "holds one layer's gains, written before the task unit starts; "
+                        "sequence this network by the host{}",
+                        l.name, n_.layers[*gain_layer_].name,
+                        dma_ ? "" : ", or load the gains through the DMA (without --host-io)"),
+            static_cast<int>(i), dma_);
       }
       gain_layer_ = i;
     }
-    // The gain table: a row of L channels a write.
+    // The gain table: a row of L channels a write (or a load of the rows by the DMA).
+    std::vector<std::vector<uint8_t>> gain_rows;
     for (unsigned row = 0; row * lanes < gains.size(); ++row) {
       std::vector<uint8_t> data(host_bytes_, 0);
       for (unsigned ln = 0; ln < lanes && row * lanes + ln < gains.size(); ++ln) {
@@ -707,22 +1090,39 @@ class Compiler {
         put_bits(data, gain_shift_lsb(lanes, ln), PlanarParams::kShiftBits,
                  static_cast<uint32_t>(g.shift) & ((1U << PlanarParams::kShiftBits) - 1));
       }
-      host_write(HostTarget::kPlanarGains, row, std::move(data));
+      gain_rows.push_back(std::move(data));
     }
-    const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
-                          static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
-    for (const planar_csr::Write& w : planar_csr::task_writes(t))
-      apb_write(base + w.offset, w.value);
-    ++planar_;
-    if (tasks_) layer_tasks_.push_back(std::move(task_));
-    wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
-
+    if (dma_weights_) {
+      load_rows(i, DmaTarget::kGains, 0, gain_rows);
+    } else {
+      for (size_t row = 0; row < gain_rows.size(); ++row) {
+        host_write(HostTarget::kPlanarGains, row, std::move(gain_rows[row]));
+      }
+    }
     ProgramLayer pl;
     pl.name = l.name;
     pl.op = l.op;
     pl.neural = false;
     pl.out = out;
     pl.mapping_bound = planar_beats(d_.planar, t);
+    const bool add = l.op == net::Op::kAdd;
+    const ProgramTensor y = at_[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
+    if (banded) {
+      planar_bands(i, x, add ? std::optional<ProgramTensor>(y) : std::nullopt, out, t, pl);
+    } else {
+      task_ = LayerTask{};
+      task_.op = task_op(l.op);
+      region(0, x);
+      if (add) region(2, y);
+      region(4, out);
+      const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+                            static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
+      for (const planar_csr::Write& w : planar_csr::task_writes(t))
+        apb_write(base + w.offset, w.value);
+      ++planar_;
+      if (tasks_) single_task(i, x, l.inputs[0]);
+    }
+    wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
     p_.layers.push_back(std::move(pl));
     at_[i + 1] = out;
   }
@@ -742,13 +1142,21 @@ class Compiler {
       const LayerTask& t = layer_tasks_[i];
       const uint64_t first = m.size();
       p_.descriptors.push_back(first);
-      m.push_back(static_cast<uint32_t>(i & 0xffffU) | (1U << td::kTaskSwitchBit));
+      m.push_back(static_cast<uint32_t>(i & 0xffffU) | (1U << td::kTaskSwitchBit) |
+                  (t.load ? 1U << td::kInMemoryBit : 0U) |
+                  (t.store ? 1U << td::kOutMemoryBit : 0U));
       m.push_back(0);  // the length, below
-      m.push_back(0);
+      m.push_back(0);  // the DMA's pointers, below
       m.push_back(0);
       m.push_back((7U << td::kGroupCountShift) | td::kRegOp);
       m.push_back(static_cast<uint32_t>(t.op));
       for (const uint64_t v : t.region) m.push_back(static_cast<uint32_t>(v));
+      if (t.dma_target != DmaTarget::kBuffers) {  // a load of rows
+        m.push_back((3U << td::kGroupCountShift) | td::kRegDmaTarget);
+        m.push_back(static_cast<uint32_t>(t.dma_target));
+        m.push_back(static_cast<uint32_t>(t.dma_row));
+        m.push_back(static_cast<uint32_t>(t.dma_rows));
+      }
       // The engine's registers, consecutive ones in one group.
       for (size_t w = 0; w < t.writes.size();) {
         size_t n = 1;
@@ -762,42 +1170,37 @@ class Compiler {
       }
       const uint64_t length = m.size() - first;
       if (length > td::kMaxWords) {
-        throw error(i, fmt::format("its descriptor has {} words, above {}", length, td::kMaxWords));
+        throw error(t.layer,
+                    fmt::format("its descriptor has {} words, above {}", length, td::kMaxWords));
       }
       m[first + 1] = static_cast<uint32_t>(length);
     }
-    if (m.size() > tp.memory_words) {
-      throw CompileError(fmt::format("the descriptors ({} words for {} layers) do not fit the "
-                                     "system memory the task unit addresses ({} words; "
-                                     "tasks.memory_words)",
-                                     m.size(), layer_tasks_.size(), tp.memory_words),
-                         static_cast<int>(layer_tasks_.size()) - 1);
+    // The data area after the descriptors: the input, the tensors kept in memory, the
+    // output (a buffer word ceil(L / 4) memory words); the DMA's pointers into it.
+    const uint64_t data = m.size();
+    auto place_data = [&](std::optional<uint64_t>& at) {
+      if (at) *at += data;
+    };
+    for (size_t i = 0; i < layer_tasks_.size(); ++i) {
+      const LayerTask& t = layer_tasks_[i];
+      if (t.load) m[p_.descriptors[i] + 2] = static_cast<uint32_t>(data + *t.load);
+      if (t.store) m[p_.descriptors[i] + 3] = static_cast<uint32_t>(data + *t.store);
     }
-    // The DMA: the input's one reader loads it (header bit 25, word 2), the last layer
-    // stores its output (bit 26, word 3); both after the descriptors, a buffer word ceil(L / 4)
-    // memory words. An input with several readers is written by the host.
-    if (dma_) {
-      const uint64_t per = dma_words_per_buffer_word(d_.lanes());
-      if (input_reader_) {
-        p_.input_at = m.size();
-        m.resize(m.size() + at_[0].words(d_.lanes()) * per, 0);
-        m[p_.descriptors[*input_reader_]] |= 1U << td::kInMemoryBit;
-        m[p_.descriptors[*input_reader_] + 2] = static_cast<uint32_t>(*p_.input_at);
-      }
-      const size_t last = layer_tasks_.size() - 1;
-      p_.output_at = m.size();
-      m.resize(m.size() + at_[last + 1].words(d_.lanes()) * per, 0);
-      m[p_.descriptors[last]] |= 1U << td::kOutMemoryBit;
-      m[p_.descriptors[last] + 3] = static_cast<uint32_t>(*p_.output_at);
-      if (m.size() > tp.memory_words) {
-        throw CompileError(
-            fmt::format("the descriptors, the input and the output ({} words) do not fit the "
-                        "system memory the task unit addresses ({} words; tasks.memory_words); "
-                        "with --host-io the host writes the input and the output stays in "
-                        "its buffer",
-                        m.size(), tp.memory_words),
-            static_cast<int>(last));
-      }
+    p_.input_at = input_at_;
+    p_.output_at = output_at_;
+    place_data(p_.input_at);
+    place_data(p_.output_at);
+    place_data(p_.input.mem);
+    for (ProgramLayer& l : p_.layers) place_data(l.out.mem);
+    m.insert(m.end(), data_.begin(), data_.end());
+    if (m.size() > tp.memory_words) {
+      throw CompileError(
+          fmt::format("the descriptors ({} words for {} tasks) and the data the DMA moves ({} "
+                      "words: the input, the output and the tensors kept in memory) do not fit "
+                      "the system memory the task unit addresses ({} words; "
+                      "tasks.memory_words)",
+                      data, layer_tasks_.size(), data_.size(), tp.memory_words),
+          static_cast<int>(layer_tasks_.back().layer));
     }
     for (ProgramStep& s : npu_driver_steps(0, 0, layer_tasks_.size())) {
       p_.steps.push_back(std::move(s));
@@ -808,9 +1211,11 @@ class Compiler {
   const net::Network& n_;
   int batch_;
   bool tasks_;
-  bool pack_;                            ///< pack the input for its reader when it pays
-  bool dma_;                             ///< the input and output through memory and the DMA
-  bool zero_skip_;                       ///< layers may run on the zero-skipping array
+  bool pack_;         ///< pack the input for its reader when it pays
+  bool dma_;          ///< the input and output through memory and the DMA
+  bool bands_;        ///< a tensor above a buffer stays in memory, its layers run in row bands
+  bool dma_weights_;  ///< weights, parameters and gains loaded by the DMA before each layer
+  bool zero_skip_;    ///< layers may run on the zero-skipping array
   std::optional<size_t> input_reader_;   ///< the network input's reader, when it has one
   std::optional<size_t> packed_reader_;  ///< the layer that reads the packed input
   LayerTask task_;                       ///< the layer being compiled
@@ -824,13 +1229,27 @@ class Compiler {
   std::vector<bool> live_;                       ///< per tensor: its space is held
   uint64_t weight_rows_ = 0, param_groups_ = 0;  ///< in use
   uint64_t neural_ = 0, planar_ = 0;             ///< tasks programmed on each engine
+  std::vector<uint32_t> data_;  ///< the data area: the input, weight rows, tensors, the output
+  std::optional<uint64_t> input_at_, output_at_;  ///< data-area words of the input and output
+  bool input_loaded_ = false;                     ///< the input reader's first task loads it
+  std::vector<std::optional<Staging>> writer_;    ///< per tensor in memory: the staging area
+                                                  ///< its writer's bands stored it from
 };
 
 }  // namespace
 
 Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
                         const CompileOptions& options) {
-  return Compiler(d, network, batch, options).run();
+  try {
+    return Compiler(d, network, batch, options).run();
+  } catch (const CompileError& e) {
+    // The store, the post table or the gain table does not hold every layer's at once: the
+    // DMA loads each layer's just before it.
+    if (!e.store_full || options.weights_by_dma) throw;
+    CompileOptions by_dma = options;
+    by_dma.weights_by_dma = true;
+    return Compiler(d, network, batch, by_dma).run();
+  }
 }
 
 }  // namespace npugen::golden

@@ -32,8 +32,13 @@ CommandOutputs CommandModel::outputs(const CommandInputs& in) const {
     const bool store = state_ == State::kStore;
     o.dma.store = store;
     o.dma.mem = (dma_base_ + (store ? out_ptr_ : in_ptr_)) & mask;
-    o.dma.buf = (store ? out_base_ : in_base_) & buf_mask;
-    o.dma.words = (store ? out_words_ : in_words_) & ((buf_mask << 1) | 1);
+    const bool rows = !store && dma_target_ != 0;
+    o.dma.target = rows ? static_cast<DmaTarget>(dma_target_ & 7U) : DmaTarget::kBuffers;
+    o.dma.buf = (store ? out_base_ : rows ? dma_row_ : in_base_) & buf_mask;
+    o.dma.words = (store  ? out_words_
+                   : rows ? (dma_target_known(dma_target_) ? dma_rows_ : 0)
+                          : in_words_) &
+                  ((buf_mask << 1) | 1);
   }
   return o;
 }
@@ -77,6 +82,16 @@ void CommandModel::process() {
         case task_desc::kRegOutWords:
           out_words_ = w;
           break;
+        case task_desc::kRegDmaTarget:
+          dma_target_ = w;
+          break;
+        case task_desc::kRegDmaRow:
+          dma_row_ = w;
+          break;
+        case task_desc::kRegDmaRows:
+          dma_rows_ = w;
+          in_seen_ = true;
+          break;
         default:
           break;
       }
@@ -85,9 +100,12 @@ void CommandModel::process() {
     }
   }
   ++index_;
-  // The first engine write after the input region is known waits for the input's load.
-  state_ = write               ? (load_ && !loaded_ && in_seen_ ? State::kLoad : State::kSetup)
-           : index_ == length_ ? State::kRun
+  // The first engine write after the load's size is known waits for the load; so does the
+  // descriptor's end when no write came after it.
+  const bool load = load_ && !loaded_ && in_seen_;
+  load_then_run_ = !write && index_ == length_;
+  state_ = write               ? (load ? State::kLoad : State::kSetup)
+           : index_ == length_ ? (load ? State::kLoad : State::kRun)
                                : State::kFetch;
   sent_ = false;
 }
@@ -118,8 +136,9 @@ void CommandModel::tick(const CommandInputs& in) {
         wrote_ = false;
         finished_ = false;
         dma_base_ = in.base;
-        load_ = store_ = loaded_ = sent_ = in_seen_ = false;
+        load_ = store_ = loaded_ = sent_ = in_seen_ = load_then_run_ = false;
         in_ptr_ = out_ptr_ = in_base_ = in_words_ = out_base_ = out_words_ = 0;
+        dma_target_ = dma_row_ = dma_rows_ = 0;
       }
       break;
     case State::kFetch:
@@ -150,7 +169,7 @@ void CommandModel::tick(const CommandInputs& in) {
       if (o.dma_valid && in.dma_ready) sent_ = true;
       if (in.dma_done) {
         loaded_ = true;
-        state_ = State::kSetup;
+        state_ = load_then_run_ ? State::kRun : State::kSetup;
       }
       break;
     case State::kStore:

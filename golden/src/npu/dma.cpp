@@ -1,15 +1,18 @@
 #include "npugen/golden/npu/dma.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace npugen::golden {
 
-DmaModel::DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits)
+DmaModel::DmaModel(unsigned lanes, unsigned mem_addr_bits, unsigned buf_bits, const DmaRows& rows)
     : lanes_(lanes),
       w_(dma_words_per_buffer_word(lanes)),
+      rows_(rows),
       mask_(mem_addr_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << mem_addr_bits) - 1),
       buf_mask_(buf_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << buf_bits) - 1),
-      pending_data_(lanes, 0),
+      row_mask_(rows.row_addr_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << rows.row_addr_bits) - 1),
+      pending_data_(rows.row_bytes, 0),
       data_(lanes, 0) {}
 
 DmaOutputs DmaModel::outputs(const DmaInputs& /*in*/) const {
@@ -17,18 +20,24 @@ DmaOutputs DmaModel::outputs(const DmaInputs& /*in*/) const {
   o.cmd_ready = !busy_;
   o.busy = busy_;
   o.hp_wdata.assign(lanes_, 0);
+  o.row_data.assign(rows_.row_bytes, 0);
   if (!busy_) return o;
-  const uint64_t total = cmd_.words * w_;
+  const uint64_t total = cmd_.words * w();
   if (!cmd_.store) {
     o.done = written_ == cmd_.words;
     if (issued_ < total && issued_ - moved_ < kQueue) {
       o.mem_req = true;
       o.mem_addr = (cmd_.mem + issued_) & mask_;
     }
-    if (pending_) {
+    if (pending_ && rows()) {
+      o.row_valid = true;
+      o.row_target = cmd_.target;
+      o.row_addr = (cmd_.buf + written_) & row_mask_;
+      o.row_data = pending_data_;
+    } else if (pending_) {
       o.hp_valid = o.hp_write = true;
       o.hp_addr = (cmd_.buf + written_) & buf_mask_;
-      o.hp_wdata = pending_data_;
+      std::copy_n(pending_data_.begin(), lanes_, o.hp_wdata.begin());
     }
   } else {
     o.done = k_ == cmd_.words;
@@ -74,16 +83,17 @@ void DmaModel::tick(const DmaInputs& in) {
   if (!cmd_.store) {
     // The write register, taken, is filled again from a full assembly register in the same
     // cycle, and the assembly register takes the oldest queued word in the cycle it empties.
-    const bool taken = pending_ && in.hp_ready;
-    const bool move = assembly_.size() == w_ && (!pending_ || taken);
-    const bool pop = !queue_.empty() && (assembly_.size() < w_ || move);
+    const bool taken = pending_ && (rows() ? in.row_ready : in.hp_ready);
+    const bool move = assembly_.size() == w() && (!pending_ || taken);
+    const bool pop = !queue_.empty() && (assembly_.size() < w() || move);
     if (taken) {
       pending_ = false;
       ++written_;
     }
-    if (move) {
-      for (unsigned l = 0; l < lanes_; ++l) {
-        pending_data_[l] = static_cast<uint8_t>(assembly_[l / 4] >> (8 * (l % 4)));
+    if (move) {  // the row's words, little-endian; a buffer word's lanes beyond L unused
+      std::fill(pending_data_.begin(), pending_data_.end(), 0);
+      for (size_t b = 0; b < pending_data_.size() && b / 4 < assembly_.size(); ++b) {
+        pending_data_[b] = static_cast<uint8_t>(assembly_[b / 4] >> (8 * (b % 4)));
       }
       pending_ = true;
       ++formed_;

@@ -56,7 +56,7 @@ Windows route(const ApbRequest& r, unsigned planar_bits, unsigned vq_bits) {
 CommandParams command_params(const NpuDesign& d, bool planar) {
   CommandParams p;
   p.mem_addr_bits = d.tasks.memory_address_bits();
-  p.buf_bits = d.planar.act_addr_bits();
+  p.buf_bits = d.dma_addr_bits();
   p.window_lo = planar ? kDescPlanar : kDescSequencer;
   p.window_words = planar ? (1U << planar_csr::register_map(d.planar).addr_bits()) / 4
                           : (1U << sequencer_csr::kAddrBits) / 4;
@@ -100,7 +100,8 @@ NpuModel::NpuModel(const NpuDesign& design)
       tasks_(design.tasks),
       planar_apb_bits_(planar_csr::register_map(design.planar).addr_bits()),
       cmd_{CommandModel(command_params(design, false)), CommandModel(command_params(design, true))},
-      dma_(design.lanes(), design.tasks.memory_address_bits(), design.planar.act_addr_bits()) {
+      dma_(design.lanes(), design.tasks.memory_address_bits(), design.planar.act_addr_bits(),
+           design.dma_rows()) {
   if (d_.vq) {
     vq_.emplace(*d_.vq, d_.seq.tiles() * d_.lanes());
     vq_apb_bits_ = vq_csr::register_map(*d_.vq).addr_bits();
@@ -123,9 +124,20 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   const bool stalled = (apb.seq.psel && cmd0[0].holds) || (apb.planar.psel && cmd0[1].holds) ||
                        (apb.vq.psel && vq0.busy);
 
-  // The host's gain-table write goes straight to the planar engine's parameter port.
-  const HostRequest& h = in.host;
+  // The host side of the arbiter: the DMA's row write (weights, parameters, gains), else the
+  // host's request (which then waits).
+  // The DMA's outputs depend on its state only.
+  const DmaOutputs dma0 = dma_.outputs({});
+  HostRequest dma_row;
+  if (dma0.row_valid) {
+    dma_row.valid = dma_row.write = true;
+    dma_row.target = static_cast<HostTarget>(dma0.row_target);
+    dma_row.addr = dma0.row_addr;
+    dma_row.data = resized(dma0.row_data, host_bytes);
+  }
+  const HostRequest& h = dma0.row_valid ? dma_row : in.host;
   const auto target = static_cast<unsigned>(h.target);
+  // The gain-table write goes straight to the planar engine's parameter port.
   if (h.valid && h.write && h.target == HostTarget::kPlanarGains) {
     PlanarInputs& p = c.planar_in;
     p.param_we = true;
@@ -148,8 +160,6 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
 
   // 2. The arbiter: the planar write, its read A, its read B, the host (targets 0 to 3).
   enum class Grant : uint8_t { kNone, kWrite, kReadA, kReadB, kVq, kDma, kHost };
-  // The DMA's outputs depend on its state only.
-  const DmaOutputs dma0 = dma_.outputs({});
   Grant grant = Grant::kNone;
   MemRequest& m = c.seq_in.mem;
   auto planar_word = [&](uint64_t addr) {
@@ -349,7 +359,9 @@ NpuModel::Cycle NpuModel::decide(const NpuInputs& in) const {
   // and 6 without VQ; writes of 5 and 6 wait for an idle VQ loader.
   const bool to_loader =
       vq_ && h.write && (h.target == HostTarget::kVqRow || h.target == HostTarget::kVqCodebook);
-  o.host_ready = to_loader ? !vq0.busy : target >= 4 || (grant == Grant::kHost && ready);
+  const bool h_ready = to_loader ? !vq0.busy : target >= 4 || (grant == Grant::kHost && ready);
+  o.host_ready = !dma0.row_valid && h_ready;
+  c.dma_in.row_ready = dma0.row_valid && h_ready;
   o.host_rsp_valid = c.seq_out.mem_rsp_valid && owner_ == Owner::kHost;
   o.host_rdata = resized(c.seq_out.mem_rdata, host_bytes);
   const uint32_t flags = status_ | (to.err ? 1U << kTasksErrBit : 0) |

@@ -14,7 +14,7 @@
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 5";
+constexpr const char* kMagic = "npugen-program 6";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
@@ -63,8 +63,13 @@ std::string hex_bytes(const std::vector<uint8_t>& data) {
   return out;
 }
 
+// "A|B BASE N H W C", or "M WORD N H W C" for a tensor in system memory.
 std::string tensor_text(const ProgramTensor& t) {
-  return fmt::format("{} {} {} {} {} {}", t.buf == 0 ? "A" : "B", t.base, t.n, t.h, t.w, t.c);
+  return fmt::format("{} {} {} {} {} {}",
+                     t.mem        ? "M"
+                     : t.buf == 0 ? "A"
+                                  : "B",
+                     t.mem ? *t.mem : t.base, t.n, t.h, t.w, t.c);
 }
 
 // One line's tokens, read in order; every problem names the line.
@@ -104,12 +109,16 @@ class Tokens {
   unsigned buffer(size_t i) const {
     if (tokens_.at(i) == "A") return 0;
     if (tokens_.at(i) == "B") return 1;
-    fail(fmt::format("buffer '{}' is not A or B", tokens_.at(i)));
+    fail(fmt::format("buffer '{}' is not A, B or M (system memory)", tokens_.at(i)));
   }
   ProgramTensor tensor(size_t i) const {
     ProgramTensor t;
-    t.buf = buffer(i);
-    t.base = number(i + 1, "base");
+    if (tokens_.at(i) == "M") {
+      t.mem = number(i + 1, "memory word");
+    } else {
+      t.buf = buffer(i);
+      t.base = number(i + 1, "base");
+    }
     t.n = dimension(i + 2, "N"), t.h = dimension(i + 3, "H");
     t.w = dimension(i + 4, "W"), t.c = dimension(i + 5, "C");
     return t;
@@ -177,9 +186,9 @@ std::string program_text(const Program& p) {
               : std::string("packing none\n");
   out += fmt::format("layers {}\n", p.layers.size());
   for (const ProgramLayer& l : p.layers) {
-    out += fmt::format("layer {} {} {} {} {} {} {} {} {}\n", encode_name(l.name),
+    out += fmt::format("layer {} {} {} {} {} {} {} {} {} {}\n", encode_name(l.name),
                        net::op_name(l.op), l.neural ? "neural" : "planar", tensor_text(l.out),
-                       l.macs, l.mapping_bound, l.weight_rows, l.weight_bits, l.zs_steps);
+                       l.macs, l.mapping_bound, l.weight_rows, l.weight_bits, l.zs_steps, l.tasks);
   }
   out += fmt::format("steps {}\n", p.steps.size());
   for (const ProgramStep& s : p.steps) {
@@ -292,7 +301,7 @@ Program parse_program(const std::string& text) {
     }
   }
   const char* layer_form =
-      "layer NAME OP neural|planar A|B BASE N H W C MACS BOUND ROWS BITS ZS_STEPS";
+      "layer NAME OP neural|planar A|B|M BASE N H W C MACS BOUND ROWS BITS ZS_STEPS TASKS";
   uint64_t layers = 0;
   {
     const Tokens t = next();
@@ -301,7 +310,7 @@ Program parse_program(const std::string& text) {
   }
   for (uint64_t i = 0; i < layers; ++i) {
     const Tokens t = next();
-    keyword(t, "layer", 15, layer_form);
+    keyword(t, "layer", 16, layer_form);
     ProgramLayer l;
     l.name = t.name(1);
     bool known = false;
@@ -319,6 +328,8 @@ Program parse_program(const std::string& text) {
     l.weight_rows = t.number(12, "ROWS");
     l.weight_bits = t.number(13, "BITS");
     l.zs_steps = t.number(14, "ZS_STEPS");
+    l.tasks = t.number(15, "TASKS", 1U << 24);
+    if (l.tasks == 0) t.fail("TASKS is 0");
     p.layers.push_back(std::move(l));
   }
   uint64_t steps = 0;
@@ -403,7 +414,7 @@ Program parse_program(const std::string& text) {
   {
     const Tokens t = next();
     keyword(t, "descriptors", 2, "descriptors COUNT");
-    const uint64_t n = t.number(1, "count", p.layers.size());
+    const uint64_t n = t.number(1, "count", 1U << 24);  // a task a layer or band, claims
     for (uint64_t i = 0; i < n; ++i) {
       const Tokens d = next();
       keyword(d, "descriptor", 2, "descriptor WORD");
@@ -474,7 +485,11 @@ reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_
   if (!p.output_at || p.layers.empty()) {
     throw std::invalid_argument("read_memory_tensor: the program keeps its output in a buffer");
   }
-  const ProgramTensor& t = p.layers.back().out;
+  return read_memory_tensor(p, p.layers.back().out, *p.output_at, words);
+}
+
+reference::Tensor read_memory_tensor(const Program& p, const ProgramTensor& t, uint64_t at0,
+                                     const std::vector<uint32_t>& words) {
   reference::Tensor out;
   out.n = t.n, out.h = t.h, out.w = t.w, out.c = t.c;
   out.data.resize(static_cast<size_t>(t.n) * t.h * t.w * t.c);
@@ -484,13 +499,32 @@ reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_
     for (int c = 0; c < t.c; ++c) {
       const uint64_t word = px * per_pixel + static_cast<uint64_t>(c) / lanes;
       const unsigned lane = static_cast<unsigned>(c) % lanes;
-      const uint64_t at = *p.output_at + word * w + lane / 4;
+      const uint64_t at = at0 + word * w + lane / 4;
       const uint32_t v = at < words.size() ? words[at] : 0;
       out.data[px * static_cast<size_t>(t.c) + static_cast<size_t>(c)] =
           static_cast<int8_t>(static_cast<uint8_t>(v >> (8 * (lane % 4))));
     }
   }
   return out;
+}
+
+uint64_t program_data_start(const Program& p) {
+  uint64_t end = 0;
+  for (const uint64_t d : p.descriptors) {
+    const uint64_t length = d + 1 < p.memory.size() ? p.memory[d + 1] & 0xffffU : 0;
+    end = std::max(end, d + length);
+  }
+  return end;
+}
+
+void move_program_data(Program& p, int64_t delta) {
+  auto move = [&](std::optional<uint64_t>& at) {
+    if (at) *at = static_cast<uint64_t>(static_cast<int64_t>(*at) + delta);
+  };
+  move(p.input_at);
+  move(p.output_at);
+  move(p.input.mem);
+  for (ProgramLayer& l : p.layers) move(l.out.mem);
 }
 
 ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const reference::Tensor& input)
@@ -507,7 +541,10 @@ ProgramDriver::ProgramDriver(const NpuDesign& d, const Program& p, const referen
     throw std::invalid_argument(fmt::format("the input is {}x{}x{}x{}, the program's {}x{}x{}x{}",
                                             input.n, input.h, input.w, input.c, t.n, h, w, c));
   }
-  for (unsigned i = 0; i < p.layers.size(); ++i) of_kind_[p.layers[i].neural ? 0 : 1].push_back(i);
+  for (unsigned i = 0; i < p.layers.size(); ++i) {
+    for (uint64_t t = 0; t < p.layers[i].tasks; ++t)
+      of_kind_[p.layers[i].neural ? 0 : 1].push_back(i);
+  }
   const size_t bytes = (d.host_data_bits() + 7) / 8;
   // With the DMA the input is in system memory (program_memory): the host writes none.
   const auto words = p.input_at
@@ -562,10 +599,13 @@ bool ProgramDriver::waiting() const {
 void ProgramDriver::observe(const NpuInputs& in, const NpuOutputs& out, bool stalled) {
   finished_.clear();
   if (p_.sequencing == Sequencing::kTasks) {
-    if (out.seq_done && seq_done_ < of_kind_[0].size()) finished_.push_back(of_kind_[0][seq_done_]);
-    if (out.planar_done && planar_done_ < of_kind_[1].size()) {
-      finished_.push_back(of_kind_[1][planar_done_]);
-    }
+    // A layer's last task.
+    auto last = [&](const std::vector<unsigned>& of, uint64_t done) {
+      const unsigned layer = of[done];
+      if (done + 1 == of.size() || of[done + 1] != layer) finished_.push_back(layer);
+    };
+    if (out.seq_done && seq_done_ < of_kind_[0].size()) last(of_kind_[0], seq_done_);
+    if (out.planar_done && planar_done_ < of_kind_[1].size()) last(of_kind_[1], planar_done_);
   }
   seq_done_ += out.seq_done ? 1 : 0;
   planar_done_ += out.planar_done ? 1 : 0;
@@ -651,7 +691,13 @@ std::vector<ProgramStep> npu_driver_steps(unsigned queue, uint64_t head, uint64_
   return out;
 }
 
-reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t) {
+reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t,
+                                      const std::vector<uint32_t>& memory) {
+  if (t.mem) {
+    Program p;
+    p.lanes = m.design().lanes();
+    return read_memory_tensor(p, t, *t.mem, memory);
+  }
   reference::Tensor shape;
   shape.n = t.n, shape.h = t.h, shape.w = t.w, shape.c = t.c;
   return read_tensor(shape, m.design().lanes(), t.base,
@@ -667,6 +713,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
   run.layers.resize(p.layers.size());
   run.finished_at.assign(p.layers.size(), 0);
   size_t finished = 0;
+  std::vector<unsigned> in_memory;  // finished layers whose output is in memory: read at the end
   while (!driver.done()) {
     if (model.cycle() >= max_cycles) {
       throw std::runtime_error(
@@ -682,10 +729,17 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
     model.tick(with_memory);
     memory.tick(with_memory, out);
     for (const unsigned layer : driver.layers_finished()) {  // read after the edge
-      run.layers.at(layer) = read_program_tensor(model, p.layers.at(layer).out);
+      if (p.layers.at(layer).out.mem) {
+        in_memory.push_back(layer);
+      } else {
+        run.layers.at(layer) = read_program_tensor(model, p.layers.at(layer).out, memory.words());
+      }
       run.finished_at.at(layer) = cycle;
       ++finished;
     }
+  }
+  for (const unsigned layer : in_memory) {
+    run.layers.at(layer) = read_program_tensor(model, p.layers.at(layer).out, memory.words());
   }
   run.cycles = model.cycle();
   if (p.output_at) run.stored = read_memory_tensor(p, memory.words());

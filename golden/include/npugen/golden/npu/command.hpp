@@ -11,6 +11,13 @@
 // a completion the engine signals while the descriptor is still being replayed (its CTRL
 // written early) is remembered.
 //
+// The DMA: with header bit 25 it loads, before the first engine write after the load's size is
+// known (register 2, or DMA_ROWS), or at the descriptor's end when no engine write follows, the
+// first input region (registers 1 and 2) as buffer words, or with DMA_TARGET 2 to 4, DMA_ROWS
+// rows of that host-port target from row DMA_ROW (a DMA_TARGET it does not know loads no
+// rows), from word 2 + base; with bit 26 it stores the output region (registers 5 and 6) to
+// word 3 + base after the engine's completion, before the task is done.
+//
 // Descriptor words as the task unit reads them (docs/tasks.md): word 1's [15:0] is the
 // length (below the 4 header words it counts as 4); from word 4, a group word ([15:0]
 // first register, [23:16] count) and that many data words, and so on.
@@ -96,8 +103,10 @@ class CommandModel {
   uint32_t in_ptr_ = 0, out_ptr_ = 0;                                   ///< header words 2 and 3
   uint32_t in_base_ = 0, in_words_ = 0, out_base_ = 0, out_words_ = 0;  ///< registers 1, 2, 5, 6
   bool loaded_ = false;                                                 ///< the input was loaded
-  bool in_seen_ = false;  ///< register 2 (the input region's words) was written
-  bool sent_ = false;     ///< the DMA took the command of this state
+  bool in_seen_ = false;  ///< register 2 (the input region's words), or DMA_ROWS, was written
+  uint32_t dma_target_ = 0, dma_row_ = 0, dma_rows_ = 0;  ///< DMA_TARGET, DMA_ROW, DMA_ROWS
+  bool load_then_run_ = false;  ///< the load was made at the descriptor's end (no write waits)
+  bool sent_ = false;           ///< the DMA took the command of this state
 };
 
 }  // namespace npugen::golden

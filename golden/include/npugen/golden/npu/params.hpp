@@ -13,6 +13,7 @@
 
 #include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/common/regmap.hpp"
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/sequencer/params.hpp"
 #include "npugen/golden/tasks/params.hpp"
@@ -48,6 +49,23 @@ struct NpuDesign {
   [[nodiscard]] unsigned host_addr_bits() const {
     const unsigned bits = std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()}));
     return vq ? std::max(bits, vq->index_bits()) : bits;
+  }
+  /// The DMA's rows: memory words a buffer word, a weight-store row, a post parameter group
+  /// and a planar gain row take (ceil(bits / 32)), the host port's data and address bits.
+  [[nodiscard]] DmaRows dma_rows() const {
+    auto words = [](unsigned bits) { return (bits + 31) / 32; };
+    DmaRows r;
+    r.buffer = dma_words_per_buffer_word(lanes());
+    r.weights = words(seq.store_row_bytes() * 8);
+    r.params = words(seq.param_bits());
+    r.gains = words(gain_bits());
+    r.row_bytes = std::max({r.buffer, r.weights, r.params, r.gains}) * 4;
+    r.row_addr_bits = host_addr_bits();
+    return r;
+  }
+  /// Bits of a DMA command's first word: a planar address or a row of any target.
+  [[nodiscard]] unsigned dma_addr_bits() const {
+    return std::max(planar.act_addr_bits(), host_addr_bits());
   }
 };
 

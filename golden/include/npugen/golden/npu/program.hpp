@@ -41,11 +41,14 @@
 
 namespace npugen::golden {
 
-/// A tensor in a buffer: words base .. base + n x h x w x ceil(c / L) - 1 of buffer `buf`.
+/// A tensor in a buffer: words base .. base + n x h x w x ceil(c / L) - 1 of buffer `buf`;
+/// or, with `mem`, in system memory from that word, each buffer word ceil(L / 4) memory words
+/// (DmaModel's layout): a tensor above a buffer, written and read in row bands by the DMA.
 struct ProgramTensor {
   unsigned buf = 0;  ///< 0 A, 1 B
   uint64_t base = 0;
   int n = 1, h = 1, w = 1, c = 1;
+  std::optional<uint64_t> mem;  ///< in system memory from this word (buf and base unused)
   [[nodiscard]] uint64_t words(unsigned lanes) const {
     return static_cast<uint64_t>(n) * h * w * ((static_cast<uint64_t>(c) + lanes - 1) / lanes);
   }
@@ -87,6 +90,8 @@ struct ProgramLayer {
                                ///< a row), or with VQ its codebook and its rows' indices
   uint64_t zs_steps = 0;       ///< on the zero-skipping array: the preprocessed steps replayed for
                                ///< each output pixel (every filter block); 0: the dense array
+  uint64_t tasks = 1;          ///< kTasks: the engine tasks it runs as (its row bands; more than
+                               ///< 1 when its input or output is in system memory)
   bool operator==(const ProgramLayer&) const = default;
 };
 
@@ -135,9 +140,10 @@ struct Program {
 /// ("layer conv3: 4096 weight rows do not fit the weight store (2048 rows, 1024 in use;
 /// agu.weight_rows)").
 struct CompileError : std::runtime_error {
-  CompileError(const std::string& message, int layer_index)
-      : std::runtime_error(message), layer(layer_index) {}
-  int layer;  ///< -1: the input
+  CompileError(const std::string& message, int layer_index, bool store_full = false)
+      : std::runtime_error(message), layer(layer_index), store_full(store_full) {}
+  int layer;        ///< -1: the input
+  bool store_full;  ///< the weight store, the post table or the gain table is full
 };
 
 /// How compile_network lowers a network.
@@ -154,6 +160,16 @@ struct CompileOptions {
   /// its weights not VQ-loaded) on it when its preprocessed steps take fewer cycles a pixel
   /// than the dense array's rows (zs_pixel_cycles); otherwise every layer runs dense.
   bool zero_skip = true;
+  /// (kTasks with the DMA) A tensor that does not fit a buffer lives in system memory, and
+  /// the layers that write or read it run in row bands, each band's input loaded and its
+  /// output stored by the DMA (docs/npu.md "Row bands"); otherwise such a network is refused.
+  bool row_bands = true;
+  /// (kTasks with the DMA) Each layer's weight rows, post parameters and planar gains are
+  /// loaded by the DMA just before it runs, from row 0 (a load task on its engine before its
+  /// task; a layer above the weight store in tiles of output channels, each tile's loaded in
+  /// turn), rather than written by the host before the list starts. compile_network chooses
+  /// it when the host's way is refused because the tables do not hold every layer's at once.
+  bool weights_by_dma = false;
 };
 
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
@@ -165,6 +181,16 @@ Program compile_network(const NpuDesign& d, const net::Network& network, int bat
 std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& input);
 /// The output tensor (the last layer's shape) read from memory words at p.output_at.
 reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_t>& words);
+/// Tensor `t` (of p's lanes) read from memory words at `at`.
+reference::Tensor read_memory_tensor(const Program& p, const ProgramTensor& t, uint64_t at,
+                                     const std::vector<uint32_t>& words);
+/// The first memory word after the descriptors (kTasks): where the data the DMA moves begin
+/// (the input, the tensors kept in memory, the output); every descriptor pointer is at or
+/// above it.
+uint64_t program_data_start(const Program& p);
+/// Moves every memory address the program's tensors have (input_at, output_at, the layers'
+/// `mem`) by `delta` words; the descriptors' pointers and the image are the caller's.
+void move_program_data(Program& p, int64_t delta);
 
 /// A program as text (deterministic; one step a line) and back; parse_program throws
 /// std::runtime_error naming the line of a malformed text.
@@ -197,8 +223,9 @@ class ProgramDriver {
   /// The data of the last APB read completed.
   [[nodiscard]] uint32_t last_read() const { return last_read_; }
   /// Layers that finished at the last observe(): kHost, the layer whose kLayerDone marker
-  /// passed; kTasks, the layer whose engine completed (its last write lands at that
-  /// cycle's edge: read its tensor after the edge).
+  /// passed; kTasks, the layer whose engine completed its last task (its last write lands at
+  /// that cycle's edge: read its tensor after the edge; a tensor in system memory once every
+  /// step has passed, when the DMA has stored every band).
   [[nodiscard]] const std::vector<unsigned>& layers_finished() const { return finished_; }
 
  private:
@@ -210,7 +237,8 @@ class ProgramDriver {
   uint32_t last_read_ = 0;
   uint64_t seq_done_ = 0, planar_done_ = 0;
   std::vector<unsigned> finished_;
-  std::vector<unsigned> of_kind_[2];  ///< kTasks: the neural layers in order, the planar ones
+  std::vector<unsigned>
+      of_kind_[2];  ///< kTasks: each engine task's layer in order (neural, planar)
   [[nodiscard]] const ProgramStep* current() const;
 };
 
@@ -220,8 +248,9 @@ class ProgramDriver {
 /// accesses against it.
 std::vector<ProgramStep> npu_driver_steps(unsigned queue, uint64_t head, uint64_t count);
 
-/// A tensor of `t`'s shape read from the model's buffer words.
-reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t);
+/// A tensor of `t`'s shape read from the model's buffer words, or with t.mem from `memory`.
+reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t,
+                                      const std::vector<uint32_t>& memory);
 
 /// Runs a program on the golden model alone: every layer's output tensor (read from the
 /// buffers when its marker passes), the cycle each layer finished, and the total.

@@ -158,8 +158,15 @@ inline constexpr unsigned kRegIn1Base = 0x003;
 inline constexpr unsigned kRegIn1Words = 0x004;
 inline constexpr unsigned kRegOutBase = 0x005;   ///< output region: base word
 inline constexpr unsigned kRegOutWords = 0x006;  ///< output region: words (0: none)
-inline constexpr unsigned kRegCycles = 0x010;    ///< work cycles (read by the emulated engines)
-inline constexpr unsigned kRegShape = 0x020;     ///< 0x020..0x02F: layer shape (engine registers)
+/// The DMA's load of rows (the NPU's command processors; the task unit skips them): with
+/// header bit 25, DMA_ROWS rows of the host-port target DMA_TARGET (golden DmaTarget: 2
+/// weight store, 3 post parameters, 4 planar gains; 0, the default: the first input region
+/// as buffer words) from DMA_ROW on are loaded from system memory at word 2.
+inline constexpr unsigned kRegDmaTarget = 0x008;
+inline constexpr unsigned kRegDmaRow = 0x009;
+inline constexpr unsigned kRegDmaRows = 0x00A;
+inline constexpr unsigned kRegCycles = 0x010;  ///< work cycles (read by the emulated engines)
+inline constexpr unsigned kRegShape = 0x020;   ///< 0x020..0x02F: layer shape (engine registers)
 }  // namespace task_desc
 
 }  // namespace npugen::golden
