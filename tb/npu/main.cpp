@@ -361,7 +361,7 @@ class NpuBench {
       s.goal("words the I/O areas moved up, reached through the base table", relocated_, false);
       unsigned banded = 0, kept = p.input.mem ? 1 : 0;
       for (const auto& l : p.layers) banded += l.tasks > 1 ? 1 : 0, kept += l.out.mem ? 1 : 0;
-      s.goal("layers run in row bands", banded, false);
+      s.goal("layers run as several engine tasks (row bands, tiles)", banded, false);
       s.goal("weight, parameter and gain rows the DMA loaded", dma_rows(p), false);
       s.goal("tensors kept in system memory (above a buffer)", kept, false);
     }

@@ -1115,6 +1115,26 @@ TEST_CASE("row bands: tensors above a buffer stay in system memory, bit-exact", 
     CHECK(in_memory(p, 0));
     check_network(d, b.network(), random_input(rng, b.network(), 2));
   }
+  SECTION("an fc over an input in memory: a band an image") {
+    const NpuDesign tiny = npu_design(8, 8, 4, 64, 2048);  // buffers of 64 words
+    NetBuilder b(rng, 5, 5, 8);                            // 25 words an image: three do not fit
+    b.fc(10);
+    const Program p = compile_network(tiny, b.network(), 3);
+    CHECK(p.input.mem.has_value());
+    CHECK(p.layers[0].tasks == 3);
+    check_network(tiny, b.network(), random_input(rng, b.network(), 3));
+  }
+  SECTION("tiles of output channels over an input in memory") {
+    const NpuDesign small = npu_design(8, 8, 4, 256, 40);  // 40 weight rows: 2 blocks of 18
+    NetBuilder b(rng, 12, 12, 16);                         // 288 words
+    b.conv(32, 3, 3, 2, {1, 1, 1, 1});                     // 4 blocks: 72 rows, two tiles
+    b.conv(8, 1, 1, 1, {0, 0, 0, 0});                      // reads every tile's channels
+    const Program p = compile_network(small, b.network(), 1);
+    CHECK(p.input.mem.has_value());
+    CHECK(p.layers[0].tasks > 2);  // each tile in bands
+    CHECK(p.layers[0].weight_rows == 72);
+    check_network(small, b.network(), random_input(rng, b.network(), 1));
+  }
   SECTION("the network's output in memory") {
     NetBuilder b(rng, 8, 8, 8);
     b.conv(16, 3, 3, 1, {1, 1, 1, 1});

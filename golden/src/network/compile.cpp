@@ -421,14 +421,18 @@ class Compiler {
   // its output rows (written to the staging area and stored, or where the tensor is; the
   // network's output also stored to the output area). Returns the band's buffers and bases:
   // {in buf, in base, out buf, out base}.
+  // The rows are the engine's (g): an fc on the dense array sees each image as one row.
+  // `last_tile`: the layer's last tile of output channels (the network's output is stored
+  // once every channel of the band's rows is written).
   std::array<uint64_t, 4> band_task(size_t i, const RowBand& b, const BandPlan& plan,
                                     const ProgramTensor& x, const ProgramTensor& out,
-                                    uint64_t in_row_words, uint64_t out_row_words) {
+                                    const BandGeometry& g, uint64_t in_row_words,
+                                    uint64_t out_row_words, bool last_tile = true) {
     task_ = LayerTask{};
     task_.op = task_op(n_.layers[i].op);
     task_.layer = i;
     const uint64_t per = dma_words_per_buffer_word(d_.lanes());
-    const uint64_t in_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(x.h) +
+    const uint64_t in_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(g.height) +
                             static_cast<uint64_t>(b.in_first)) *
                            in_row_words;
     const uint64_t in_words = static_cast<uint64_t>(b.in_rows) * in_row_words;
@@ -441,7 +445,7 @@ class Compiler {
     }
     task_.region[0] = planar_address(static_cast<unsigned>(at[0]), at[1]);
     task_.region[1] = in_words;
-    const uint64_t out_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(out.h) +
+    const uint64_t out_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(g.out_height) +
                              static_cast<uint64_t>(b.out_first)) *
                             out_row_words;
     if (plan.out) {
@@ -449,7 +453,9 @@ class Compiler {
       task_.store = *out.mem + out_at * per;
     } else {
       at[2] = out.buf, at[3] = out.base + out_at;
-      if (i + 1 == n_.layers.size() && output_at_) task_.store = *output_at_ + out_at * per;
+      if (last_tile && i + 1 == n_.layers.size() && output_at_) {
+        task_.store = *output_at_ + out_at * per;
+      }
     }
     task_.region[4] = planar_address(static_cast<unsigned>(at[2]), at[3]);
     task_.region[5] = static_cast<uint64_t>(b.out_rows) * out_row_words;
@@ -597,7 +603,7 @@ class Compiler {
 
   // Layer i over input x (tensor `input`) in row bands (regs: the whole layer's registers).
   void neural_bands(size_t i, const ProgramTensor& x, size_t input, const ProgramTensor& out,
-                    const AguLayer& r, ProgramLayer& pl) {
+                    const AguLayer& r, ProgramLayer& pl, bool last_tile) {
     const BandGeometry g{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
                          static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
                          static_cast<int>(r.out_height())};
@@ -607,7 +613,7 @@ class Compiler {
     if (plan.in) claim(i, input, *plan.in);
     const uint64_t channel = r.out_base - out.base;  // a tile's first output word of a pixel
     for (const RowBand& b : row_bands(g, plan.rows, x.n)) {
-      auto at = band_task(i, b, plan, x, out, in_row, out_row);
+      auto at = band_task(i, b, plan, x, out, g, in_row, out_row, last_tile);
       at[3] += channel;
       AguLayer s = r;
       s.batch = 1;
@@ -655,7 +661,7 @@ class Compiler {
     if (plan.in) claim(i, l.inputs[0], *plan.in);
     pl.tasks = 0;
     for (const RowBand& b : row_bands(g, plan.rows, x.n)) {
-      const auto at = band_task(i, b, plan, x, out, t.in_row_stride, t.out_row_stride);
+      const auto at = band_task(i, b, plan, x, out, g, t.in_row_stride, t.out_row_stride);
       PlanarTask s = t;
       s.batch = 1;
       s.height = static_cast<unsigned>(b.in_rows);
@@ -748,9 +754,9 @@ class Compiler {
     if (dma_weights_ && l.vq.vector_length != 0) {
       throw error(i,
                   "it is loaded as codebook indices (vq:) by the host before the list starts, "
-                  "but the weights of this network's layers do not fit the store together and "
-                  "go through the DMA layer by layer; sequence it by the host (--sequencing "
-                  "host)");
+                  "but this network's weights go through the DMA layer by layer "
+                  "(--weights-by-dma, or the store does not hold every layer's at once); "
+                  "sequence it by the host (--sequencing host)");
     }
     const uint64_t cw = (static_cast<uint64_t>(x.c) + lanes - 1) / lanes;
     const uint64_t block_rows =
@@ -905,7 +911,7 @@ class Compiler {
         }
       }
       if (banded) {
-        neural_bands(i, x, l.inputs[0], out, low.regs, pl);
+        neural_bands(i, x, l.inputs[0], out, low.regs, pl, k0 + kk == k);
       } else {
         if (tasks_) {  // a tile's task (the layer's when it has one tile)
           task_ = LayerTask{};

@@ -46,7 +46,7 @@ constexpr bool dma_target_known(uint32_t v) { return v == 0 || (v >= 2 && v <= 4
 
 /// Memory words a row of each target takes: ceil(bits / 32) (NpuDesign::dma_rows()).
 struct DmaRows {
-  unsigned buffer = 2, weights = 16, params = 18, gains = 18;
+  unsigned buffer = 2, weights = 16, params = 9, gains = 18;
   unsigned row_bytes = 72;      ///< bytes of the row data handed to the host port
   unsigned row_addr_bits = 12;  ///< bits of a row's address (the host port's)
   [[nodiscard]] unsigned words(DmaTarget t) const {

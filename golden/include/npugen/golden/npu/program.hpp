@@ -90,8 +90,9 @@ struct ProgramLayer {
                                ///< a row), or with VQ its codebook and its rows' indices
   uint64_t zs_steps = 0;       ///< on the zero-skipping array: the preprocessed steps replayed for
                                ///< each output pixel (every filter block); 0: the dense array
-  uint64_t tasks = 1;          ///< kTasks: the engine tasks it runs as (its row bands; more than
-                               ///< 1 when its input or output is in system memory)
+  uint64_t tasks = 1;          ///< kTasks: the engine tasks it runs as (its row bands, when its
+                               ///< input or output is in system memory, times its tiles of
+                               ///< output channels); load tasks and claims are not counted
   bool operator==(const ProgramLayer&) const = default;
 };
 
