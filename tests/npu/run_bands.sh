@@ -81,15 +81,9 @@ print(f"one image: {c_banded:,} cycles in bands, {c_large:,} in buffers that hol
       f"tensor ({c_banded / c_large:.2f}x); the RTL run of 2 images: {s['total']['cycles']:,} "
       "cycles, bit-exact")
 PY
-set +e
-"$npugen" run "$config" --network "$work/net.yaml" --input "$work/x.npy" --design "$design" \
-  --out "$work.refused" --sequencing host > "$work.refused.log" 2>&1
-status=$?
-set -e
-[ "$status" -eq 2 ] || fail "the host-sequenced run exited $status, not 2"
-grep -q "net.yaml:1: error: the input (1 image(s) of 32x32x40, 5120 words) does not fit buffer A" \
-  "$work.refused.log" || fail "the refusal names no line: $(cat "$work.refused.log")"
-grep -q "with the task unit (--sequencing tasks) it would stay in system memory" \
-  "$work.refused.log" || fail "the refusal names no way out"
-[ ! -e "$work.refused" ] || fail "the refused run wrote its output folder"
+expect_refusal "$work.refused" "$work.refused.log" \
+  "net.yaml:1: error: the input (1 image(s) of 32x32x40, 5120 words) does not fit buffer A" \
+  "with the task unit (--sequencing tasks) it would stay in system memory" -- \
+  "$npugen" run "$config" --network "$work/net.yaml" --input "$work/x.npy" --design "$design" \
+  --out "$work.refused" --sequencing host
 echo "sequenced by the host: refused at net.yaml:1"

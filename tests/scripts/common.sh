@@ -41,3 +41,21 @@ run_mutant() {
   python3 "$(dirname "${BASH_SOURCE[0]}")/summary.py" "$dir.summary.json" --status failed \
     "${expect_args[@]}" || fail "the summary does not report the failure as expected"
 }
+
+# A command that must refuse its input: exit status 2, each fixed string before the `--` in
+# its output, and the folder OUT not written.
+#   expect_refusal OUT LOG STRING... -- COMMAND ARGS...
+expect_refusal() {
+  local out=$1 log=$2 rc=0
+  shift 2
+  local want=()
+  while [ "$1" != "--" ]; do want+=("$1"); shift; done
+  shift
+  "$@" >"$log" 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || fail "the refused run exited $rc, not 2: $(tail -5 "$log")"
+  local w
+  for w in "${want[@]}"; do
+    grep -qF -- "$w" "$log" || fail "the refusal lacks '$w': $(cat "$log")"
+  done
+  [ ! -e "$out" ] || fail "the refused run wrote $out"
+}
