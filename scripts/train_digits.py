@@ -335,6 +335,11 @@ def main():
     np.save(args.out / "test_labels.npy", y_test.astype(np.int32))
     np.save(args.out / "expected_logits.npy", logits)
     write_yaml(args.out / "digits.yaml", q, acc_float, acc_int8, len(y_test))
+    # The float network, for the ONNX path's tests (scripts/digits_onnx.py builds the float
+    # ONNX model from it, ONNX Runtime quantizes that): conv weights [K][KH][KW][C], fc
+    # [10][64] over the input flattened in (h, w, c) order.
+    for key, val in p.items():
+        np.save(args.out / f"float_{key}.npy", val.astype(np.float32))
 
     # The same network pruned to 75% zeros and fine-tuned (the zero-skipping NPU's case).
     masks = prune_masks(p, 0.75)

@@ -46,5 +46,7 @@ void add_vq_command(CLI::App& app);
 void add_schedule_command(CLI::App& app);
 /// npugen compile and npugen run.
 void add_network_commands(CLI::App& app);
+/// npugen onnx-info.
+void add_onnx_command(CLI::App& app);
 
 }  // namespace npugen::cli

@@ -2,6 +2,7 @@
 // design's NPU top, and run on its verilated model against the golden model and the plain
 // reference network interpreter, layer by layer.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
 #include "net/network_file.hpp"
+#include "net/onnx_reader.hpp"
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
@@ -37,6 +39,20 @@ const blocks::npu::Design& npu_of(const elab::Design& design, const std::string&
                                               config));
   }
   return static_cast<const blocks::npu::Design&>(*b);
+}
+
+// An ONNX model read for compile and run: its network and its edges' quantization.
+std::optional<net::OnnxModel> g_onnx;
+
+net::NetworkFile read_onnx(const std::string& file) {
+  net::OnnxResult r = net::read_onnx_file(file);
+  if (!r.model) {
+    for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+    throw CommandError(kBadInput,
+                       fmt::format("{} error(s) in {}", config::error_count(r.diagnostics), file));
+  }
+  g_onnx = std::move(r.model);
+  return g_onnx->file;
 }
 
 net::NetworkFile read_network(const std::string& file) {
@@ -65,21 +81,89 @@ golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
   try {
     return golden::compile_network(d, f.network, batch, how);
   } catch (const golden::CompileError& e) {
-    const int line = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size()
-                         ? f.network.layers[static_cast<size_t>(e.layer)].line
-                         : f.input_line;
-    std::fprintf(stderr, "%s:%d: error: %s\n", file.c_str(), line, e.what());
+    const bool layer = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size();
+    if (g_onnx) {  // an ONNX model has no lines: the layer's nodes
+      const std::string nodes =
+          layer ? fmt::format("{}: ",
+                              fmt::join(g_onnx->layers[static_cast<size_t>(e.layer)].nodes, ", "))
+                : "";
+      std::fprintf(stderr, "%s: error: %s%s\n", file.c_str(), nodes.c_str(), e.what());
+    } else {
+      const int line = layer ? f.network.layers[static_cast<size_t>(e.layer)].line : f.input_line;
+      std::fprintf(stderr, "%s:%d: error: %s\n", file.c_str(), line, e.what());
+    }
     throw CommandError(kBadInput, "");
   }
 }
 
-// The input .npy: int8 [N][H][W][C] of the network's input shape.
+// The network of --network or --onnx (exactly one).
+std::string source_of(const std::string& network, const std::string& onnx) {
+  if (network.empty() == onnx.empty()) {
+    throw CommandError(kBadInput, "give the network as --network NET.yaml or --onnx MODEL.onnx");
+  }
+  return network.empty() ? onnx : network;
+}
+net::NetworkFile read_source(const std::string& network, const std::string& onnx) {
+  return onnx.empty() ? read_network(source_of(network, onnx))
+                      : read_onnx(source_of(network, onnx));
+}
+
+// With --onnx: the model's float input (its graph shape, NCHW or NHWC as the graph has it),
+// quantized as its QuantizeLinear does (round half to even, the zero point, saturation) and
+// laid out int8 NHWC.
+golden::reference::Tensor onnx_input(const std::string& file, const util::NpyArray& a,
+                                     const golden::net::Network& n) {
+  const net::OnnxEdge& e = g_onnx->input;
+  std::vector<size_t> want(e.dims.begin(), e.dims.end());
+  bool ok = a.floating && a.dtype.size() == 3 && a.dtype[2] == '4' &&
+            a.shape.size() == want.size() && !a.shape.empty() && a.shape[0] >= 1;
+  for (size_t i = 1; ok && i < want.size(); ++i) ok = a.shape[i] == want[i];
+  if (!ok) {
+    std::string shape, model;
+    for (size_t v : a.shape) shape += fmt::format("[{}]", v);
+    for (size_t i = 0; i < want.size(); ++i) model += i == 0 ? "[N]" : fmt::format("[{}]", want[i]);
+    throw CommandError(kBadInput, fmt::format("{}: expected float32 {} (the ONNX model's input "
+                                              "{}) or int8 [N][{}][{}][{}], got {} {}",
+                                              file, model, e.name, n.input.h, n.input.w, n.input.c,
+                                              a.dtype, shape));
+  }
+  golden::reference::Tensor t;
+  t.n = static_cast<int>(a.shape[0]);
+  t.h = n.input.h, t.w = n.input.w, t.c = n.input.c;
+  t.data.resize(a.reals.size());
+  const double lo = e.uint8 ? 0 : -128, hi = e.uint8 ? 255 : 127;
+  for (int img = 0; img < t.n; ++img) {
+    for (int y = 0; y < t.h; ++y) {
+      for (int x = 0; x < t.w; ++x) {
+        for (int ch = 0; ch < t.c; ++ch) {
+          const size_t from = want.size() == 2 || !e.nchw
+                                  ? ((static_cast<size_t>(img) * t.h + y) * t.w + x) * t.c + ch
+                                  : ((static_cast<size_t>(img) * t.c + ch) * t.h + y) * t.w + x;
+          const double q =
+              std::clamp(std::nearbyint(static_cast<double>(static_cast<float>(a.reals[from]) /
+                                                            static_cast<float>(e.scale))) +
+                             e.zero_point,
+                         lo, hi);
+          t.data[((static_cast<size_t>(img) * t.h + y) * t.w + x) * t.c + ch] =
+              static_cast<int8_t>(q - (e.uint8 ? 128 : 0));
+        }
+      }
+    }
+  }
+  return t;
+}
+
+// The input .npy: int8 [N][H][W][C] of the network's input shape (with --onnx also the
+// model's float input).
 golden::reference::Tensor read_input(const std::string& file, const golden::net::Network& n) {
   util::NpyArray a;
   try {
-    a = util::read_npy(file);
+    a = util::read_npy(file, g_onnx.has_value());
   } catch (const util::NpyError& e) {
     throw CommandError(kBadInput, fmt::format("{}: {}", file, e.what()));
+  }
+  if (g_onnx && !(a.dtype.size() == 3 && a.dtype[1] == 'i' && a.dtype[2] == '1')) {
+    return onnx_input(file, a, n);
   }
   const bool ok =
       a.dtype.size() == 3 && a.dtype[1] == 'i' && a.dtype[2] == '1' && a.shape.size() == 4 &&
@@ -187,7 +271,7 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
 }
 
 struct NetOptions {
-  std::string config, network, input, out, design_dir, trace, labels;
+  std::string config, network, onnx, input, out, design_dir, trace, labels;
   std::string sequencing = "tasks";
   bool no_packing = false;      ///< --no-input-packing
   bool host_io = false;         ///< --host-io
@@ -240,7 +324,10 @@ void add_network_commands(CLI::App& app) {
       "images, the register writes of every layer, and a report with the expected cycles of "
       "every layer (the golden model's, on zero input).");
   compile_cmd->add_option("CONFIG", c.config, "YAML configuration (npu.enabled)")->required();
-  compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)")->required();
+  compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)");
+  compile_cmd->add_option("--onnx", c.onnx,
+                          "Quantized ONNX model, in place of --network "
+                          "(docs/onnx.md)");
   compile_cmd->add_option("--out", c.out, "Output folder")->required();
   compile_cmd->add_option("--batch", c.batch, "Images")
       ->check(CLI::Range(1, 4096))
@@ -249,8 +336,9 @@ void add_network_commands(CLI::App& app) {
   compile_cmd->callback([] {
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
-    const net::NetworkFile f = read_network(c.network);
-    const golden::Program p = compile(d, f, c.network, c.batch, compile_options(c));
+    const net::NetworkFile f = read_source(c.network, c.onnx);
+    const golden::Program p =
+        compile(d, f, source_of(c.network, c.onnx), c.batch, compile_options(c));
     golden::reference::Tensor zero;
     zero.n = c.batch;
     zero.h = f.network.input.h;
@@ -272,7 +360,7 @@ void add_network_commands(CLI::App& app) {
     if (!p.memory.empty()) files["memory.bin"] = golden::image_bytes(p.memory);
     util::write_tree_atomically(c.out, files, kCompileMarker, {});
     std::printf("%s: %zu layers, %zu steps, %llu cycles expected for %d image(s); %s\n",
-                c.network.c_str(), p.layers.size(), p.steps.size(),
+                source_of(c.network, c.onnx).c_str(), p.layers.size(), p.steps.size(),
                 static_cast<unsigned long long>(run.cycles), c.batch, c.out.c_str());
   });
 
@@ -284,7 +372,10 @@ void add_network_commands(CLI::App& app) {
       "interpreter every layer, and write every layer's tensor and stats.json. Exit status 1 "
       "on the first mismatch, with the command that reproduces it with a waveform.");
   run_cmd->add_option("CONFIG", r.config, "YAML configuration (npu.enabled)")->required();
-  run_cmd->add_option("--network", r.network, "Network file (docs/network.md)")->required();
+  run_cmd->add_option("--network", r.network, "Network file (docs/network.md)");
+  run_cmd->add_option("--onnx", r.onnx,
+                      "Quantized ONNX model, in place of --network "
+                      "(docs/onnx.md); --input may then be its float input");
   run_cmd->add_option("--input", r.input, "Input images: int8 [N][H][W][C] .npy")->required();
   run_cmd->add_option("--out", r.out, "Output folder (default: generated/<design>/run)");
   run_cmd->add_option("--design", r.design_dir, "Design folder (default: generated/<design>)");
@@ -303,7 +394,8 @@ void add_network_commands(CLI::App& app) {
     const elab::Design design = load_design(r.config);
     const auto& npu = npu_of(design, r.config);
     const golden::NpuDesign& d = npu.design;
-    const net::NetworkFile f = read_network(r.network);
+    const net::NetworkFile f = read_source(r.network, r.onnx);
+    const std::string source = source_of(r.network, r.onnx);
     golden::RunFile run;
     run.input = read_input(r.input, f.network);
     std::vector<int64_t> labels;
@@ -331,7 +423,7 @@ void add_network_commands(CLI::App& app) {
       } catch (const golden::CompileError&) {
       }
     }
-    const golden::Program first = compile(d, f, r.network, batch, compile_options(r));
+    const golden::Program first = compile(d, f, source, batch, compile_options(r));
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
     const double reference_seconds =
@@ -346,8 +438,8 @@ void add_network_commands(CLI::App& app) {
     const fs::path work = dir / "sim" / "run-work";
     fs::create_directories(work);
     const fs::path results = work / "results.txt";
-    std::string repro =
-        fmt::format("npugen run {} --network {} --input {}", r.config, r.network, r.input);
+    std::string repro = fmt::format("npugen run {} --{} {} --input {}", r.config,
+                                    r.onnx.empty() ? "network" : "onnx", source, r.input);
     if (!r.design_dir.empty()) repro += " --design " + r.design_dir;
     if (r.sequencing != "tasks") repro += " --sequencing " + r.sequencing;
     if (r.no_packing) repro += " --no-input-packing";
@@ -382,7 +474,7 @@ void add_network_commands(CLI::App& app) {
     for (int b = 0; b < batches; ++b) {
       const int n0 = b * batch, n = std::min(batch, run.input.n - n0);
       golden::RunFile chunk;
-      chunk.program = n == batch ? first : compile(d, f, r.network, n, compile_options(r));
+      chunk.program = n == batch ? first : compile(d, f, source, n, compile_options(r));
       chunk.input = slice(run.input, n0, n);
       for (size_t i = 1; i < tensors.size(); ++i)
         chunk.expected.push_back(slice(tensors[i], n0, n));
@@ -495,7 +587,7 @@ void add_network_commands(CLI::App& app) {
     const double per_image = static_cast<double>(res.cycles) / run.input.n;
     nlohmann::json stats = {
         {"design", design.config.design.name},
-        {"network", r.network},
+        {"network", source},
         {"images", run.input.n},
         {"layers", layers},
         {"total",

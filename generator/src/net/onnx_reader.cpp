@@ -1,0 +1,1065 @@
+#include "net/onnx_reader.hpp"
+
+#include <fmt/format.h>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace npugen::net {
+
+void quantize_multiplier(double real, int32_t& multiplier, int& shift) {
+  if (real == 0.0) {
+    multiplier = 0, shift = 0;
+    return;
+  }
+  const double q = std::frexp(real, &shift);
+  auto fixed = static_cast<int64_t>(std::round(q * static_cast<double>(int64_t{1} << 31)));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++shift;
+  }
+  if (shift < -31) shift = 0, fixed = 0;
+  if (shift > 30) shift = 30, fixed = (int64_t{1} << 31) - 1;
+  multiplier = static_cast<int32_t>(fixed);
+}
+
+namespace {
+
+namespace gn = golden::net;
+using golden::Requant;
+using golden::reference::PoolWindow;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A problem with a node (or the graph): thrown, turned into one diagnostic.
+struct Failure {
+  std::string where, message;
+};
+
+std::string node_name(const onnx::NodeProto& n) {
+  const std::string& name = n.name().empty() && n.output_size() > 0 ? n.output(0) : n.name();
+  return fmt::format("node {} ({})", name, n.op_type());
+}
+[[noreturn]] void fail(const onnx::NodeProto& n, const std::string& why) {
+  throw Failure{node_name(n), why};
+}
+[[noreturn]] void fail_graph(const std::string& why) { throw Failure{"", why}; }
+
+// A tensor's values (exact as doubles: int8, uint8, int32 and float32 all are).
+struct Data {
+  std::vector<int64_t> dims;
+  int type = 0;
+  std::vector<double> v;
+  [[nodiscard]] bool is_uint8() const { return type == onnx::TensorProto::UINT8; }
+};
+
+template <typename T>
+std::vector<double> raw_values(const std::string& raw, size_t count) {
+  std::vector<double> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    T x;
+    std::memcpy(&x, raw.data() + i * sizeof(T), sizeof(T));
+    out[i] = static_cast<double>(x);
+  }
+  return out;
+}
+
+Data data_of(const onnx::TensorProto& t, const onnx::NodeProto& n) {
+  Data d;
+  d.type = t.data_type();
+  size_t count = 1;
+  for (const int64_t dim : t.dims()) {
+    if (dim < 0 || dim > (int64_t{1} << 31))
+      fail(n, fmt::format("tensor {} has a dimension {}", t.name(), dim));
+    d.dims.push_back(dim);
+    count *= static_cast<size_t>(dim);
+  }
+  if (count > (size_t{1} << 28)) fail(n, fmt::format("tensor {} is too large", t.name()));
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+    fail(n, fmt::format("tensor {} keeps its data in an external file", t.name()));
+  }
+  const bool raw = t.has_raw_data();
+  size_t width = 0;
+  switch (d.type) {
+    case onnx::TensorProto::FLOAT:
+      width = 4;
+      if (raw && t.raw_data().size() == count * 4)
+        d.v = raw_values<float>(t.raw_data(), count);
+      else
+        for (const float x : t.float_data()) d.v.push_back(x);
+      break;
+    case onnx::TensorProto::INT8:
+      width = 1;
+      if (raw && t.raw_data().size() == count)
+        d.v = raw_values<int8_t>(t.raw_data(), count);
+      else
+        for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<int8_t>(x));
+      break;
+    case onnx::TensorProto::UINT8:
+      width = 1;
+      if (raw && t.raw_data().size() == count)
+        d.v = raw_values<uint8_t>(t.raw_data(), count);
+      else
+        for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<uint8_t>(x));
+      break;
+    case onnx::TensorProto::INT32:
+      width = 4;
+      if (raw && t.raw_data().size() == count * 4)
+        d.v = raw_values<int32_t>(t.raw_data(), count);
+      else
+        for (const int32_t x : t.int32_data()) d.v.push_back(x);
+      break;
+    case onnx::TensorProto::INT64:
+      width = 8;
+      if (raw && t.raw_data().size() == count * 8)
+        d.v = raw_values<int64_t>(t.raw_data(), count);
+      else
+        for (const int64_t x : t.int64_data()) d.v.push_back(static_cast<double>(x));
+      break;
+    default:
+      fail(n, fmt::format("tensor {} is of ONNX data type {}, not float, int8, uint8, int32 or "
+                          "int64",
+                          t.name(), d.type));
+  }
+  if (d.v.size() != count) {
+    fail(n, fmt::format("tensor {} holds {} values for its {} elements ({} bytes each)", t.name(),
+                        d.v.size(), count, width));
+  }
+  return d;
+}
+
+// How an activation tensor of the network is seen by the ONNX graph.
+enum class View : uint8_t {
+  kNchw,     ///< [N][C][H][W] (the network keeps NHWC)
+  kNhwc,     ///< [N][H][W][C] after a transpose
+  kFlatChw,  ///< [N][C*H*W], flattened from NCHW
+  kFlatHwc,  ///< [N][H*W*C], flattened from NHWC
+};
+
+struct Quant {
+  size_t t = 0;        ///< the network's tensor
+  double scale = 1.0;  ///< float
+  int32_t zp = 0;      ///< int8 domain
+  View view = View::kNchw;
+};
+
+// A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
+struct Pending {
+  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation } op = kConv;
+  const onnx::NodeProto* node = nullptr;  ///< the op's node
+  Quant x, y;                             ///< inputs (y: add's second)
+  std::shared_ptr<Data> w, b;             ///< conv, fc: integer weights and bias (or float)
+  std::vector<double> w_scales;
+  std::vector<int64_t> w_zps_;
+  bool b_float = false;
+  PoolWindow win;
+  bool transpose_w = false;      ///< fc: weights [IN][K]
+  double lo = -kInf, hi = kInf;  ///< fused Relu or Clip (float)
+  std::vector<std::string> nodes;
+};
+
+struct Value {
+  enum Kind : uint8_t { kInit, kFloatInput, kQuant, kDeq, kDeqConst, kPending } kind = kInit;
+  const onnx::TensorProto* init = nullptr;
+  Quant q;  // kQuant, kDeq
+  // kDeqConst: integer values, their scales and zero points (per channel along axis 0, or one)
+  std::shared_ptr<Data> data;
+  std::vector<double> scales;
+  std::vector<int64_t> zps;
+  Pending p;                      // kPending
+  View input_view = View::kNchw;  // kFloatInput
+};
+
+class Importer {
+ public:
+  Importer(const onnx::ModelProto& m, const std::string& file) : m_(m), file_(file) {}
+
+  OnnxModel run() {
+    const onnx::GraphProto& g = m_.graph();
+    for (const auto& o : m_.opset_import()) {
+      if (o.domain().empty() || o.domain() == "ai.onnx") model_.opset = o.version();
+    }
+    if (model_.opset < kOnnxOpsetMin || model_.opset > kOnnxOpsetMax) {
+      fail_graph(
+          fmt::format("the model imports opset {} of the default domain; npugen maps "
+                      "opsets {} to {}",
+                      model_.opset, kOnnxOpsetMin, kOnnxOpsetMax));
+    }
+    for (const auto& t : g.initializer()) {
+      Value v;
+      v.kind = Value::kInit;
+      v.init = &t;
+      values_[t.name()] = v;
+    }
+    std::vector<const onnx::ValueInfoProto*> inputs;
+    for (const auto& in : g.input()) {
+      if (!values_.contains(in.name())) inputs.push_back(&in);
+    }
+    if (inputs.size() != 1) {
+      fail_graph(
+          fmt::format("the graph has {} inputs besides its initializers; npugen runs "
+                      "networks of one input",
+                      inputs.size()));
+    }
+    if (g.output_size() != 1) {
+      fail_graph(fmt::format("the graph has {} outputs; npugen runs networks of one output",
+                             g.output_size()));
+    }
+    input_edge(*inputs.front());
+    for (const auto& n : g.node()) {
+      for (const std::string& in : n.input()) ++consumers_[in];
+    }
+    for (const auto& n : g.node()) node(n);
+    output_edge(g.output(0));
+    // The format.
+    const bool qdq = ops_.contains("QuantizeLinear") && ops_.contains("DequantizeLinear") &&
+                     (ops_.contains("Conv") || ops_.contains("Gemm") || ops_.contains("MatMul") ||
+                      ops_.contains("Add"));
+    const bool qop = ops_.contains("QLinearConv") || ops_.contains("QLinearMatMul") ||
+                     ops_.contains("QGemm") || ops_.contains("QLinearAdd");
+    model_.format = qdq && qop ? "QOperator and QDQ" : qdq ? "QDQ" : "QOperator";
+    NetworkFile& f = model_.file;
+    f.network.has_arithmetic = true;
+    f.plan.assign(f.network.layers.size(), LayerPlan{});
+    return std::move(model_);
+  }
+
+ private:
+  // ---------------------------------------------------------------------------- edges
+  void input_edge(const onnx::ValueInfoProto& in) {
+    OnnxEdge& e = model_.input;
+    e.name = in.name();
+    if (!in.type().has_tensor_type()) fail_graph(fmt::format("input {} is not a tensor", e.name));
+    const auto& tt = in.type().tensor_type();
+    if (tt.elem_type() != onnx::TensorProto::FLOAT) {
+      fail_graph(
+          fmt::format("input {} is not float (ONNX data type {}); npugen quantizes a float "
+                      "input with the model's QuantizeLinear",
+                      e.name, tt.elem_type()));
+    }
+    for (int i = 0; i < tt.shape().dim_size(); ++i) {
+      const auto& d = tt.shape().dim(i);
+      if (d.has_dim_value() && d.dim_value() > 0) {
+        e.dims.push_back(d.dim_value());
+      } else if (i == 0) {
+        e.dims.push_back(0);  // the batch
+      } else {
+        fail_graph(fmt::format("input {} has a dynamic dimension {} ({}) without a given size",
+                               e.name, i, d.dim_param().empty() ? "?" : d.dim_param()));
+      }
+    }
+    if (e.dims.size() != 4 && e.dims.size() != 2) {
+      fail_graph(fmt::format("input {} has rank {}; npugen maps [N][C][H][W] and [N][F]", e.name,
+                             e.dims.size()));
+    }
+    Value v;
+    v.kind = Value::kFloatInput;
+    v.input_view = e.dims.size() == 2 ? View::kFlatChw : View::kNchw;
+    values_[e.name] = v;
+  }
+
+  void output_edge(const onnx::ValueInfoProto& out) {
+    const Value& v = value_of(out.name(), nullptr);
+    if (v.kind != Value::kDeq && v.kind != Value::kQuant) {
+      fail_graph(
+          fmt::format("output {} is not a quantized tensor or its DequantizeLinear", out.name()));
+    }
+    const NetworkFile& f = model_.file;
+    if (v.q.t != f.network.layers.size() || f.network.layers.empty()) {
+      fail_graph(fmt::format("output {} is not the last layer's tensor", out.name()));
+    }
+    OnnxEdge& e = model_.output;
+    e.name = out.name();
+    e.scale = v.q.scale;
+    e.uint8 =
+        dequantized_uint8_.contains(out.name()) ? dequantized_uint8_[out.name()] : output_uint8_;
+    e.zero_point = v.q.zp + (e.uint8 ? 128 : 0);
+    const gn::Shape& s = f.network.shape_of(v.q.t);
+    e.dims = v.q.view == View::kFlatChw || v.q.view == View::kFlatHwc
+                 ? std::vector<int64_t>{0, static_cast<int64_t>(s.elements())}
+                 : std::vector<int64_t>{0, s.c, s.h, s.w};
+    e.nchw = v.q.view == View::kNchw;
+  }
+
+  // ---------------------------------------------------------------------------- values
+  const Value& value_of(const std::string& name, const onnx::NodeProto* n) {
+    const auto it = values_.find(name);
+    if (it == values_.end()) {
+      if (n != nullptr) fail(*n, fmt::format("its input {} is made by no earlier node", name));
+      fail_graph(fmt::format("{} is made by no node", name));
+    }
+    return it->second;
+  }
+  const onnx::TensorProto& init_of(const onnx::NodeProto& n, int i, const char* what) {
+    if (n.input_size() <= i || n.input(i).empty()) fail(n, fmt::format("it has no {}", what));
+    const Value& v = value_of(n.input(i), &n);
+    if (v.kind != Value::kInit) {
+      fail(n, fmt::format("its {} ({}) is not a constant initializer", what, n.input(i)));
+    }
+    return *v.init;
+  }
+  double scalar_of(const onnx::NodeProto& n, int i, const char* what) {
+    const Data d = data_of(init_of(n, i, what), n);
+    if (d.v.size() != 1) fail(n, fmt::format("its {} has {} values, not one", what, d.v.size()));
+    return d.v[0];
+  }
+  // A scale and a zero point of an activation (one each); uint8 zero points map to int8.
+  std::pair<double, int32_t> activation_q(const onnx::NodeProto& n, int scale, int zp,
+                                          bool* uint8 = nullptr) {
+    const double s = scalar_of(n, scale, "scale");
+    if (!(s > 0) || !std::isfinite(s)) fail(n, fmt::format("its scale {} is not positive", s));
+    int32_t z = 0;
+    bool u = false;
+    if (n.input_size() > zp && !n.input(zp).empty()) {
+      const Data d = data_of(init_of(n, zp, "zero point"), n);
+      if (d.v.size() != 1) fail(n, "its zero point has more than one value");
+      if (d.type != onnx::TensorProto::INT8 && d.type != onnx::TensorProto::UINT8) {
+        fail(n, fmt::format("its zero point is of ONNX data type {}, not int8 or uint8 (npugen "
+                            "runs int8 activations)",
+                            d.type));
+      }
+      u = d.is_uint8();
+      z = static_cast<int32_t>(d.v[0]) - (u ? 128 : 0);
+    }
+    if (uint8 != nullptr) *uint8 = u;
+    return {s, z};
+  }
+  void set(const onnx::NodeProto& n, Value v) {
+    if (n.output_size() < 1) fail(n, "it has no output");
+    values_[n.output(0)] = std::move(v);
+  }
+  Value quant_value(const Quant& q) {
+    Value v;
+    v.kind = Value::kQuant;
+    v.q = q;
+    return v;
+  }
+
+  // ---------------------------------------------------------------------------- windows
+  static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute()) {
+      if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+    }
+    return {};
+  }
+  static std::optional<int64_t> int_attr(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute()) {
+      if (a.name() == name) return a.i();
+    }
+    return std::nullopt;
+  }
+  static std::optional<double> float_attr(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute()) {
+      if (a.name() == name) return a.f();
+    }
+    return std::nullopt;
+  }
+  static std::string string_attr(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute()) {
+      if (a.name() == name) return a.s();
+    }
+    return {};
+  }
+  // The window of a Conv or a pool over a tensor of h x w (kernel from the weights when
+  // the attribute is absent).
+  PoolWindow window(const onnx::NodeProto& n, int h, int w, int kh = 0, int kw = 0) {
+    const auto k = ints(n, "kernel_shape");
+    if (!k.empty() && k.size() != 2) fail(n, "its kernel is not two-dimensional");
+    PoolWindow win;
+    win.kernel_h = k.empty() ? kh : static_cast<int>(k[0]);
+    win.kernel_w = k.empty() ? kw : static_cast<int>(k[1]);
+    if (win.kernel_h < 1 || win.kernel_w < 1) fail(n, "it has no kernel shape");
+    const auto s = ints(n, "strides");
+    win.stride_y = s.empty() ? 1 : static_cast<int>(s.at(0));
+    win.stride_x = s.size() < 2 ? win.stride_y : static_cast<int>(s.at(1));
+    for (const int64_t d : ints(n, "dilations")) {
+      if (d != 1) fail(n, fmt::format("dilation {} (npugen maps dilation 1)", d));
+    }
+    if (int_attr(n, "ceil_mode").value_or(0) != 0) fail(n, "ceil_mode 1 is not mapped");
+    const std::string pad = string_attr(n, "auto_pad");
+    if (pad.empty() || pad == "NOTSET") {
+      const auto p = ints(n, "pads");
+      if (!p.empty() && p.size() != 4) fail(n, "its pads are not four");
+      if (p.size() == 4) {
+        win.pad_top = static_cast<int>(p[0]), win.pad_left = static_cast<int>(p[1]);
+        win.pad_bottom = static_cast<int>(p[2]), win.pad_right = static_cast<int>(p[3]);
+      }
+    } else if (pad == "SAME_UPPER" || pad == "SAME_LOWER") {
+      auto same = [&](int size, int kernel, int stride, int& lo, int& hi) {
+        const int out = (size + stride - 1) / stride;
+        const int total = std::max(0, (out - 1) * stride + kernel - size);
+        lo = pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+        hi = total - lo;
+      };
+      same(h, win.kernel_h, win.stride_y, win.pad_top, win.pad_bottom);
+      same(w, win.kernel_w, win.stride_x, win.pad_left, win.pad_right);
+    } else if (pad != "VALID") {
+      fail(n, fmt::format("auto_pad {} is not mapped", pad));
+    }
+    if (win.stride_y < 1 || win.stride_x < 1 || win.pad_top < 0 || win.pad_left < 0 ||
+        win.pad_bottom < 0 || win.pad_right < 0) {
+      fail(n, "its strides or pads are negative or zero");
+    }
+    if (h + win.pad_top + win.pad_bottom < win.kernel_h ||
+        w + win.pad_left + win.pad_right < win.kernel_w) {
+      fail(n, fmt::format("its {}x{} window does not fit the {}x{} input", win.kernel_h,
+                          win.kernel_w, h, w));
+    }
+    return win;
+  }
+
+  // ---------------------------------------------------------------------------- layers
+  gn::Layer& new_layer(const std::vector<std::string>& nodes, gn::Op op, const Quant& x) {
+    gn::Layer l;
+    l.name = fmt::format("l{}", model_.file.network.layers.size());
+    l.op = op;
+    l.inputs = {x.t};
+    model_.file.network.layers.push_back(std::move(l));
+    OnnxLayerInfo info;
+    info.nodes = nodes;
+    info.input_scale = x.scale;
+    model_.layers.push_back(info);
+    return model_.file.network.layers.back();
+  }
+  Quant finish_layer(double scale, int32_t zp, View view) {
+    NetworkFile& f = model_.file;
+    f.network.layers.back().zero_point = zp;
+    f.zero_point.push_back(zp);
+    model_.layers.back().output_scale = scale;
+    return Quant{f.network.layers.size(), scale, zp, view};
+  }
+  static int32_t clamp_q(double v, double scale, int32_t zp, bool low) {
+    if (std::isinf(v)) return low ? -128 : 127;
+    const double q = std::nearbyint(v / scale) + zp;
+    return static_cast<int32_t>(std::clamp(q, -128.0, 127.0));
+  }
+
+  // conv or fc from integer weights (ONNX layout), their scales and zero points, a bias.
+  Quant neural(const std::vector<std::string>& nodes, const onnx::NodeProto& n, bool fc,
+               const Quant& x, const Data& w, const std::vector<double>& w_scales,
+               const std::vector<int64_t>& w_zps, const Data* b, bool b_float, double y_scale,
+               int32_t y_zp, double lo, double hi, bool transpose_w, const PoolWindow* win) {
+    const gn::Shape s = model_.file.network.shape_of(x.t);
+    const bool u8 = w.is_uint8();
+    if (w.type != onnx::TensorProto::INT8 && w.type != onnx::TensorProto::UINT8) {
+      fail(n, fmt::format("its weights are of ONNX data type {}, not int8 (npugen needs int8 "
+                          "weights)",
+                          w.type));
+    }
+    for (const int64_t z : w_zps) {
+      if (z - (u8 ? 128 : 0) != 0) {
+        fail(n, fmt::format("its weights have zero point {}; npugen's weights are symmetric", z));
+      }
+    }
+    int k = 0, kh = 1, kw = 1, c = s.c;
+    std::vector<int8_t> weights;
+    auto wv = [&](size_t i) { return static_cast<int8_t>(w.v[i] - (u8 ? 128 : 0)); };
+    if (!fc) {
+      if (int_attr(n, "group").value_or(1) != 1) fail(n, "group convolution is not mapped");
+      if (w.dims.size() != 4 || w.dims[1] != s.c) {
+        fail(n, fmt::format("its weights are not [K][{}][KH][KW]", s.c));
+      }
+      k = static_cast<int>(w.dims[0]), kh = static_cast<int>(w.dims[2]);
+      kw = static_cast<int>(w.dims[3]);
+      weights.resize(w.v.size());
+      for (int o = 0; o < k; ++o) {
+        for (int y = 0; y < kh; ++y) {
+          for (int xx = 0; xx < kw; ++xx) {
+            for (int ch = 0; ch < c; ++ch) {
+              weights[((static_cast<size_t>(o) * kh + y) * kw + xx) * c + ch] =
+                  wv(((static_cast<size_t>(o) * c + ch) * kh + y) * kw + xx);
+            }
+          }
+        }
+      }
+    } else {
+      const auto in = static_cast<int64_t>(s.elements());
+      if (w.dims.size() != 2 || w.dims[transpose_w ? 0 : 1] != in) {
+        fail(n, fmt::format("its weights are not {} (the input's {} values)",
+                            transpose_w ? "[IN][K]" : "[K][IN]", in));
+      }
+      if (x.view == View::kNchw && (s.h != 1 || s.w != 1)) {
+        fail(n, "it reads a 4-D tensor that is not flattened");
+      }
+      k = static_cast<int>(w.dims[transpose_w ? 1 : 0]);
+      weights.resize(w.v.size());
+      const bool chw = x.view == View::kFlatChw || x.view == View::kNchw;
+      for (int o = 0; o < k; ++o) {
+        for (int y = 0; y < s.h; ++y) {
+          for (int xx = 0; xx < s.w; ++xx) {
+            for (int ch = 0; ch < s.c; ++ch) {
+              const size_t ours = (static_cast<size_t>(y) * s.w + xx) * s.c + ch;
+              const size_t theirs = chw ? (static_cast<size_t>(ch) * s.h + y) * s.w + xx : ours;
+              const size_t at = transpose_w ? theirs * static_cast<size_t>(k) + o
+                                            : static_cast<size_t>(o) * in + theirs;
+              weights[static_cast<size_t>(o) * in + ours] = wv(at);
+            }
+          }
+        }
+      }
+    }
+    if (w_scales.size() != 1 && w_scales.size() != static_cast<size_t>(k)) {
+      fail(n, fmt::format("its weights have {} scales for {} output channels", w_scales.size(), k));
+    }
+    gn::Layer& l = new_layer(nodes, fc ? gn::Op::kFc : gn::Op::kConv, x);
+    golden::reference::ConvLayer& cl = l.conv;
+    cl.filters = k;
+    cl.kernel_h = kh, cl.kernel_w = kw;
+    if (win != nullptr) {
+      l.window = *win;
+      cl.stride_y = win->stride_y, cl.stride_x = win->stride_x;
+      cl.pad_top = win->pad_top, cl.pad_bottom = win->pad_bottom;
+      cl.pad_left = win->pad_left, cl.pad_right = win->pad_right;
+      l.window.kernel_h = kh, l.window.kernel_w = kw;
+    }
+    cl.weights = std::move(weights);
+    cl.input_zero_point = x.zp;
+    const int32_t act_min = clamp_q(lo, y_scale, y_zp, true);
+    const int32_t act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.act_min = act_min, l.act_max = act_max;
+    OnnxLayerInfo& info = model_.layers.back();
+    for (int o = 0; o < k; ++o) {
+      const double ws = w_scales.size() == 1 ? w_scales[0] : w_scales[static_cast<size_t>(o)];
+      info.weight_scales.push_back(ws);
+      if (!(ws > 0)) fail(n, fmt::format("weight scale {} of channel {} is not positive", ws, o));
+      // As TFLite: the product of the float scales in double.
+      const double real = static_cast<double>(static_cast<float>(x.scale)) *
+                          static_cast<double>(static_cast<float>(ws)) /
+                          static_cast<double>(static_cast<float>(y_scale));
+      Requant r;
+      quantize_multiplier(real, r.multiplier, r.shift);
+      r.zero_point = y_zp, r.act_min = act_min, r.act_max = act_max;
+      cl.output.push_back(r);
+      int64_t bias = 0;
+      if (b != nullptr) {
+        if (b->v.size() != static_cast<size_t>(k)) {
+          fail(n, fmt::format("its bias has {} values for {} channels", b->v.size(), k));
+        }
+        bias = b_float ? std::llround(b->v[static_cast<size_t>(o)] / (x.scale * ws))
+                       : static_cast<int64_t>(b->v[static_cast<size_t>(o)]);
+        if (bias < std::numeric_limits<int32_t>::min() ||
+            bias > std::numeric_limits<int32_t>::max()) {
+          fail(n, fmt::format("channel {}'s bias does not fit int32", o));
+        }
+      }
+      cl.bias.push_back(static_cast<int32_t>(bias));
+    }
+    if (fc) {
+      l.out = {1, 1, k};
+    } else {
+      l.out = {(s.h + win->pad_top + win->pad_bottom - kh) / win->stride_y + 1,
+               (s.w + win->pad_left + win->pad_right - kw) / win->stride_x + 1, k};
+    }
+    return finish_layer(y_scale, y_zp, fc ? View::kFlatHwc : View::kNchw);
+  }
+
+  Quant pool(const std::vector<std::string>& nodes, const onnx::NodeProto& n, bool max,
+             const Quant& x, const PoolWindow& win, double y_scale, int32_t y_zp, double lo,
+             double hi) {
+    if (x.view != View::kNchw) fail(n, "it pools a tensor that is not NCHW");
+    if (std::abs(y_scale - x.scale) > 1e-6 * x.scale || y_zp != x.zp) {
+      fail(n, fmt::format("its output's quantization (scale {}, zero point {}) differs from its "
+                          "input's ({}, {}); npugen's pools keep their input's",
+                          y_scale, y_zp, x.scale, x.zp));
+    }
+    if (!max && int_attr(n, "count_include_pad").value_or(0) != 0 &&
+        (win.pad_top | win.pad_bottom | win.pad_left | win.pad_right) != 0) {
+      fail(n, "count_include_pad 1 with padding is not mapped (npugen averages the valid values)");
+    }
+    const gn::Shape s = model_.file.network.shape_of(x.t);
+    gn::Layer& l = new_layer(nodes, max ? gn::Op::kMaxPool : gn::Op::kAvgPool, x);
+    l.window = win;
+    l.act_min = clamp_q(lo, y_scale, y_zp, true);
+    l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.out = {(s.h + win.pad_top + win.pad_bottom - win.kernel_h) / win.stride_y + 1,
+             (s.w + win.pad_left + win.pad_right - win.kernel_w) / win.stride_x + 1, s.c};
+    return finish_layer(y_scale, y_zp, View::kNchw);
+  }
+
+  Quant add(const std::vector<std::string>& nodes, const onnx::NodeProto& n, const Quant& a,
+            const Quant& b, double y_scale, int32_t y_zp, double lo, double hi) {
+    const gn::Network& net = model_.file.network;
+    if (!(net.shape_of(a.t) == net.shape_of(b.t)) || a.view != b.view) {
+      fail(n, "it adds tensors of different shapes (npugen adds equal shapes)");
+    }
+    gn::Layer& l = new_layer(nodes, gn::Op::kAdd, a);
+    l.inputs.push_back(b.t);
+    golden::reference::AddParams& p = l.add;
+    p.a_zero_point = a.zp, p.b_zero_point = b.zp;
+    p.left_shift = 20;
+    // TFLite's ADD: both inputs scaled to twice the larger input scale.
+    const double twice = 2 * std::max(a.scale, b.scale);
+    quantize_multiplier(a.scale / twice, p.a_multiplier, p.a_shift);
+    quantize_multiplier(b.scale / twice, p.b_multiplier, p.b_shift);
+    quantize_multiplier(twice / ((1 << 20) * y_scale), p.output.multiplier, p.output.shift);
+    p.output.zero_point = y_zp;
+    p.output.act_min = l.act_min = clamp_q(lo, y_scale, y_zp, true);
+    p.output.act_max = l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.out = net.shape_of(a.t);
+    return finish_layer(y_scale, y_zp, a.view);
+  }
+
+  // A Relu or Clip on a quantized tensor: fused into its producer when nothing else reads
+  // the producer's output; otherwise (or on the input) an activation layer.
+  Quant clamp_layer(const onnx::NodeProto& n, const Quant& x, double lo, double hi) {
+    NetworkFile& f = model_.file;
+    const int32_t qlo = clamp_q(lo, x.scale, x.zp, true), qhi = clamp_q(hi, x.scale, x.zp, false);
+    if (x.t != 0 && x.t == f.network.layers.size() && consumers_[n.input(0)] == 1) {
+      gn::Layer& l = f.network.layers.back();
+      l.act_min = std::max(l.act_min, qlo), l.act_max = std::min(l.act_max, qhi);
+      for (Requant& r : l.conv.output) r.act_min = l.act_min, r.act_max = l.act_max;
+      l.add.output.act_min = l.act_min, l.add.output.act_max = l.act_max;
+      model_.layers.back().nodes.push_back(node_name(n));
+      return x;
+    }
+    gn::Layer& l = new_layer({node_name(n)}, gn::Op::kActivation, x);
+    l.act_min = qlo, l.act_max = qhi;
+    l.out = f.network.shape_of(x.t);
+    return finish_layer(x.scale, x.zp, x.view);
+  }
+
+  // Relu's and Clip's float bounds.
+  std::pair<double, double> bounds(const onnx::NodeProto& n) {
+    if (n.op_type() == "Relu") return {0.0, kInf};
+    double lo = -kInf, hi = kInf;
+    if (const auto v = float_attr(n, "min")) lo = *v;
+    if (const auto v = float_attr(n, "max")) hi = *v;
+    if (n.input_size() > 1 && !n.input(1).empty()) lo = scalar_of(n, 1, "min");
+    if (n.input_size() > 2 && !n.input(2).empty()) hi = scalar_of(n, 2, "max");
+    return {lo, hi};
+  }
+
+  // A quantized activation (Quant) for input i: a QOperator input.
+  Quant quant_in(const onnx::NodeProto& n, int i) {
+    const Value& v = value_of(n.input(i), &n);
+    if (v.kind != Value::kQuant) {
+      fail(n, fmt::format("its input {} is not a quantized tensor", n.input(i)));
+    }
+    return v.q;
+  }
+  // A dequantized activation for input i: a QDQ input.
+  Quant deq_in(const onnx::NodeProto& n, int i) {
+    const Value& v = value_of(n.input(i), &n);
+    if (v.kind != Value::kDeq) {
+      fail(n, fmt::format("its input {} is not the DequantizeLinear of a quantized activation "
+                          "(float layers in the middle of the network are not mapped)",
+                          n.input(i)));
+    }
+    return v.q;
+  }
+  // Integer weights of a QOperator node (inputs w, scale, zero point).
+  void q_weights(const onnx::NodeProto& n, int w, int s, int z, Data& data,
+                 std::vector<double>& scales, std::vector<int64_t>& zps) {
+    data = data_of(init_of(n, w, "weights"), n);
+    scales = data_of(init_of(n, s, "weight scale"), n).v;
+    zps.clear();
+    if (n.input_size() > z && !n.input(z).empty()) {
+      for (const double v : data_of(init_of(n, z, "weight zero point"), n).v) {
+        zps.push_back(static_cast<int64_t>(v));
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------- nodes
+  void node(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    if (!n.domain().empty() && n.domain() != "ai.onnx" && n.domain() != "com.microsoft") {
+      fail(n, fmt::format("its domain {} is not mapped", n.domain()));
+    }
+    ops_.insert(op);
+    if (op == "QuantizeLinear") {
+      quantize_linear(n);
+    } else if (op == "DequantizeLinear") {
+      dequantize_linear(n);
+    } else if (op == "Identity") {
+      set(n, value_of(n.input(0), &n));
+    } else if (op == "QLinearConv") {
+      const Quant x = quant_in(n, 0);
+      Data w;
+      std::vector<double> ws;
+      std::vector<int64_t> wz;
+      q_weights(n, 3, 4, 5, w, ws, wz);
+      const auto [ys, yz] = activation_q(n, 6, 7);
+      std::optional<Data> b;
+      if (n.input_size() > 8 && !n.input(8).empty()) b = data_of(init_of(n, 8, "bias"), n);
+      const gn::Shape s = model_.file.network.shape_of(x.t);
+      if (x.view != View::kNchw) fail(n, "it convolves a tensor that is not NCHW");
+      const PoolWindow win =
+          window(n, s.h, s.w, static_cast<int>(w.dims.size() == 4 ? w.dims[2] : 0),
+                 static_cast<int>(w.dims.size() == 4 ? w.dims[3] : 0));
+      set(n, quant_value(neural({node_name(n)}, n, false, x, w, ws, wz, b ? &*b : nullptr, false,
+                                ys, yz, -kInf, kInf, false, &win)));
+    } else if (op == "QLinearMatMul" || op == "QGemm") {
+      const bool gemm = op == "QGemm";
+      const Quant x = quant_in(n, 0);
+      Data w;
+      std::vector<double> ws;
+      std::vector<int64_t> wz;
+      q_weights(n, 3, 4, 5, w, ws, wz);
+      std::optional<Data> b;
+      double ys = 0;
+      int32_t yz = 0;
+      if (gemm) {
+        if (int_attr(n, "transA").value_or(0) != 0) fail(n, "transA 1 is not mapped");
+        if (float_attr(n, "alpha").value_or(1.0) != 1.0) fail(n, "alpha other than 1");
+        if (n.input_size() > 6 && !n.input(6).empty()) b = data_of(init_of(n, 6, "bias"), n);
+        if (n.input_size() < 8 || n.input(7).empty()) {
+          fail(n, "its output is float (no y_scale); npugen runs int8 layers");
+        }
+        std::tie(ys, yz) = activation_q(n, 7, 8);
+      } else {
+        std::tie(ys, yz) = activation_q(n, 6, 7);
+      }
+      const bool transpose = gemm ? int_attr(n, "transB").value_or(0) == 0 : true;
+      set(n, quant_value(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys,
+                                yz, -kInf, kInf, transpose, nullptr)));
+    } else if (op == "QLinearAdd") {
+      const Quant a = quant_in(n, 0);
+      const Quant b = quant_in(n, 3);
+      if (std::abs(activation_q(n, 1, 2).first - a.scale) > 1e-6 * a.scale ||
+          std::abs(activation_q(n, 4, 5).first - b.scale) > 1e-6 * b.scale) {
+        fail(n, "its input scales differ from its inputs' producers'");
+      }
+      const auto [ys, yz] = activation_q(n, 6, 7);
+      set(n, quant_value(add({node_name(n)}, n, a, b, ys, yz, -kInf, kInf)));
+    } else if (op == "QLinearAveragePool" || op == "QLinearGlobalAveragePool") {
+      const Quant x = quant_in(n, 0);
+      const gn::Shape s = model_.file.network.shape_of(x.t);
+      const PoolWindow win = op == "QLinearGlobalAveragePool"
+                                 ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0}
+                                 : window(n, s.h, s.w);
+      const auto [ys, yz] = activation_q(n, 3, 4);
+      set(n, quant_value(pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf)));
+    } else if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
+               op == "GlobalMaxPool") {
+      const Value& v = value_of(n.input(0), &n);
+      const bool max = op == "MaxPool" || op == "GlobalMaxPool";
+      if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "its indices output is not mapped");
+      Quant x = v.kind == Value::kQuant ? v.q : deq_in(n, 0);
+      const gn::Shape s = model_.file.network.shape_of(x.t);
+      const PoolWindow win =
+          op.rfind("Global", 0) == 0 ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0} : window(n, s.h, s.w);
+      if (v.kind == Value::kQuant) {  // QOperator: int8 pooling, the input's quantization
+        set(n, quant_value(pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf)));
+      } else {
+        Value p;
+        p.kind = Value::kPending;
+        p.p.op = max ? Pending::kMaxPool : Pending::kAvgPool;
+        p.p.node = &n;
+        p.p.x = x;
+        p.p.win = win;
+        p.p.nodes = {node_name(n)};
+        set(n, p);
+      }
+    } else if (op == "Conv" || op == "Gemm" || op == "MatMul") {
+      qdq_neural(n);
+    } else if (op == "Add") {
+      qdq_add(n);
+    } else if (op == "Relu" || op == "Clip") {
+      const Value& v = value_of(n.input(0), &n);
+      const auto [lo, hi] = bounds(n);
+      if (v.kind == Value::kQuant) {
+        set(n, quant_value(clamp_layer(n, v.q, lo, hi)));
+      } else if (v.kind == Value::kPending) {
+        Value p = v;
+        p.p.lo = std::max(p.p.lo, lo), p.p.hi = std::min(p.p.hi, hi);
+        p.p.nodes.push_back(node_name(n));
+        set(n, p);
+      } else if (v.kind == Value::kDeq) {
+        Value p;
+        p.kind = Value::kPending;
+        p.p.op = Pending::kActivation;
+        p.p.node = &n;
+        p.p.x = v.q;
+        p.p.lo = lo, p.p.hi = hi;
+        p.p.nodes = {node_name(n)};
+        set(n, p);
+      } else {
+        fail(n, "it clamps a float tensor that is not quantized");
+      }
+    } else if (op == "Flatten" || op == "Reshape") {
+      reshape(n);
+    } else if (op == "Transpose") {
+      transpose(n);
+    } else {
+      fail(n, "this operator is not mapped onto the NPU (docs/onnx.md lists the operators)");
+    }
+  }
+
+  void quantize_linear(const onnx::NodeProto& n) {
+    const Value& v = value_of(n.input(0), &n);
+    bool u8 = false;
+    const auto [s, z] = activation_q(n, 1, 2, &u8);
+    if (v.kind == Value::kFloatInput) {
+      NetworkFile& f = model_.file;
+      if (!f.network.layers.empty() || quantized_input_) {
+        fail(n, "it quantizes the network's input a second time");
+      }
+      quantized_input_ = true;
+      const std::vector<int64_t>& d = model_.input.dims;
+      const bool nchw = v.input_view == View::kNchw;
+      f.network.input =
+          d.size() == 2 ? gn::Shape{1, 1, static_cast<int>(d[1])}
+          : nchw
+              ? gn::Shape{static_cast<int>(d[2]), static_cast<int>(d[3]), static_cast<int>(d[1])}
+              : gn::Shape{static_cast<int>(d[1]), static_cast<int>(d[2]), static_cast<int>(d[3])};
+      f.network.input_zero_point = z;
+      f.zero_point = {z};
+      model_.input.scale = s;
+      model_.input.zero_point = z + (u8 ? 128 : 0);
+      model_.input.uint8 = u8;
+      model_.input.nchw = nchw;
+      set(n, quant_value(Quant{0, s, z, v.input_view}));
+      return;
+    }
+    if (v.kind == Value::kDeq) {  // a requantization: only the identity
+      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
+        fail(n, "it requantizes a tensor to another scale or zero point (not mapped)");
+      }
+      set(n, quant_value(v.q));
+      return;
+    }
+    if (v.kind != Value::kPending) fail(n, "it quantizes a float tensor npugen cannot compute");
+    output_uint8_ = u8;
+    const Pending& p = v.p;
+    std::vector<std::string> nodes = p.nodes;
+    nodes.push_back(node_name(n));
+    switch (p.op) {
+      case Pending::kConv:
+      case Pending::kFc: {
+        set(n, quant_value(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales,
+                                  p.w_zps_, p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
+                                  p.op == Pending::kConv ? &p.win : nullptr)));
+        break;
+      }
+      case Pending::kMaxPool:
+      case Pending::kAvgPool:
+        set(n, quant_value(
+                   pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s, z, p.lo, p.hi)));
+        break;
+      case Pending::kAdd:
+        set(n, quant_value(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi)));
+        break;
+      case Pending::kActivation: {
+        if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {
+          fail(*p.node, "its output's quantization differs from its input's (not mapped)");
+        }
+        set(n, quant_value(clamp_layer(*p.node, p.x, p.lo, p.hi)));
+        break;
+      }
+    }
+  }
+
+  void dequantize_linear(const onnx::NodeProto& n) {
+    const Value& v = value_of(n.input(0), &n);
+    if (v.kind == Value::kQuant) {
+      bool u8 = false;
+      const auto [s, z] = activation_q(n, 1, 2, &u8);
+      dequantized_uint8_[n.output(0)] = u8;
+      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
+        fail(n, "it dequantizes with another scale or zero point than the tensor has");
+      }
+      Value d = v;
+      d.kind = Value::kDeq;
+      set(n, d);
+      return;
+    }
+    if (v.kind != Value::kInit) fail(n, "it dequantizes something other than a quantized tensor");
+    Value d;
+    d.kind = Value::kDeqConst;
+    d.data = std::make_shared<Data>(data_of(*v.init, n));
+    d.scales = data_of(init_of(n, 1, "scale"), n).v;
+    if (n.input_size() > 2 && !n.input(2).empty()) {
+      for (const double z : data_of(init_of(n, 2, "zero point"), n).v) {
+        d.zps.push_back(static_cast<int64_t>(z));
+      }
+    }
+    if (d.scales.size() > 1 && int_attr(n, "axis").value_or(1) != 0 &&
+        !(d.data->dims.size() == 1)) {
+      fail(n, "its per-channel scales are not along axis 0 (the output channels)");
+    }
+    set(n, d);
+  }
+
+  // Conv, Gemm, MatMul over a dequantized activation and dequantized weights (QDQ).
+  void qdq_neural(const onnx::NodeProto& n) {
+    const std::string& op = n.op_type();
+    Value p;
+    p.kind = Value::kPending;
+    Pending& q = p.p;
+    q.node = &n;
+    q.nodes = {node_name(n)};
+    q.x = deq_in(n, 0);
+    const Value& w = value_of(n.input(1), &n);
+    if (w.kind != Value::kDeqConst) {
+      fail(n,
+           "its weights are not the DequantizeLinear of int8 constants (float weights are not "
+           "mapped: quantize the model)");
+    }
+    q.w = w.data, q.w_scales = w.scales, q.w_zps_ = w.zps;
+    if (n.input_size() > 2 && !n.input(2).empty()) {
+      const Value& b = value_of(n.input(2), &n);
+      if (b.kind == Value::kDeqConst) {
+        if (b.data->type != onnx::TensorProto::INT32) fail(n, "its bias is not int32");
+        // The bias's scale must be the input's times the weights': its integers are used.
+        q.b = b.data;
+      } else if (b.kind == Value::kInit) {
+        q.b = std::make_shared<Data>(data_of(*b.init, n));
+        q.b_float = true;
+      } else {
+        fail(n, "its bias is not a constant");
+      }
+    }
+    if (op == "Conv") {
+      q.op = Pending::kConv;
+      if (q.x.view != View::kNchw) fail(n, "it convolves a tensor that is not NCHW");
+      const gn::Shape s = model_.file.network.shape_of(q.x.t);
+      const Data& wd = *q.w;
+      q.win = window(n, s.h, s.w, static_cast<int>(wd.dims.size() == 4 ? wd.dims[2] : 0),
+                     static_cast<int>(wd.dims.size() == 4 ? wd.dims[3] : 0));
+    } else {
+      q.op = Pending::kFc;
+      if (op == "Gemm") {
+        if (int_attr(n, "transA").value_or(0) != 0) fail(n, "transA 1 is not mapped");
+        if (float_attr(n, "alpha").value_or(1.0) != 1.0 ||
+            float_attr(n, "beta").value_or(1.0) != 1.0) {
+          fail(n, "alpha or beta other than 1 is not mapped");
+        }
+        q.transpose_w = int_attr(n, "transB").value_or(0) == 0;
+      } else {
+        q.transpose_w = true;  // MatMul: [IN][K]
+      }
+    }
+    set(n, p);
+  }
+
+  // Add (QDQ): two dequantized activations, or a pending fc and a constant bias.
+  void qdq_add(const onnx::NodeProto& n) {
+    const Value& a = value_of(n.input(0), &n);
+    const Value& b = value_of(n.input(1), &n);
+    if (a.kind == Value::kDeq && b.kind == Value::kDeq) {
+      Value p;
+      p.kind = Value::kPending;
+      p.p.op = Pending::kAdd;
+      p.p.node = &n;
+      p.p.x = a.q, p.p.y = b.q;
+      p.p.nodes = {node_name(n)};
+      set(n, p);
+      return;
+    }
+    const Value* fc = a.kind == Value::kPending ? &a : &b;
+    const Value* bias = fc == &a ? &b : &a;
+    if (fc->kind == Value::kPending && fc->p.op == Pending::kFc && !fc->p.b &&
+        (bias->kind == Value::kDeqConst || bias->kind == Value::kInit)) {
+      Value p = *fc;
+      if (bias->kind == Value::kDeqConst) {
+        if (bias->data->type != onnx::TensorProto::INT32) fail(n, "its bias is not int32");
+        p.p.b = bias->data;
+      } else {
+        p.p.b = std::make_shared<Data>(data_of(*bias->init, n));
+        p.p.b_float = true;
+      }
+      p.p.nodes.push_back(node_name(n));
+      set(n, p);
+      return;
+    }
+    fail(n, "it adds something other than two quantized activations or a MatMul's bias");
+  }
+
+  void reshape(const onnx::NodeProto& n) {
+    const Value& v = value_of(n.input(0), &n);
+    if (v.kind != Value::kQuant && v.kind != Value::kDeq) {
+      fail(n, "it reshapes a tensor that is not quantized");
+    }
+    const gn::Shape s = model_.file.network.shape_of(v.q.t);
+    if (n.op_type() == "Flatten") {
+      if (int_attr(n, "axis").value_or(1) != 1) fail(n, "axis other than 1 is not mapped");
+    } else {
+      const Data shape = data_of(init_of(n, 1, "shape"), n);
+      const auto elements = static_cast<double>(s.elements());
+      const bool flat = shape.v.size() == 2 && (shape.v[1] == -1 || shape.v[1] == elements) &&
+                        (shape.v[0] == 0 || shape.v[0] == -1 || shape.v[1] == elements);
+      if (!flat) fail(n, "it reshapes to something other than [N][features] (not mapped)");
+    }
+    Value out = v;
+    out.q.view =
+        v.q.view == View::kNhwc || v.q.view == View::kFlatHwc ? View::kFlatHwc : View::kFlatChw;
+    set(n, out);
+  }
+
+  void transpose(const onnx::NodeProto& n) {
+    const Value& v = value_of(n.input(0), &n);
+    const auto perm = ints(n, "perm");
+    const bool to_nhwc = perm == std::vector<int64_t>{0, 2, 3, 1};
+    const bool to_nchw = perm == std::vector<int64_t>{0, 3, 1, 2};
+    Value out = v;
+    View& view = v.kind == Value::kFloatInput ? out.input_view : out.q.view;
+    const View from = view;
+    if (v.kind != Value::kQuant && v.kind != Value::kDeq && v.kind != Value::kFloatInput) {
+      fail(n, "it transposes a tensor that is not an activation");
+    }
+    if (to_nhwc && from == View::kNchw) {
+      view = View::kNhwc;
+    } else if (to_nchw && from == View::kNhwc) {
+      view = View::kNchw;
+    } else if (v.kind == Value::kFloatInput && to_nchw && from == View::kNchw) {
+      view = View::kNchw;  // an NHWC graph input turned NCHW: its dims are NHWC
+      out.input_view = View::kNchw;
+      std::vector<int64_t>& d = model_.input.dims;
+      if (d.size() == 4) d = {d[0], d[3], d[1], d[2]};
+      model_.input.nchw = false;
+    } else {
+      fail(n, "it is not a transpose between NCHW and NHWC");
+    }
+    set(n, out);
+  }
+
+  const onnx::ModelProto& m_;
+  std::string file_;
+  OnnxModel model_;
+  std::map<std::string, Value> values_;
+  std::map<std::string, int> consumers_;
+  std::set<std::string> ops_;
+  std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
+  bool quantized_input_ = false, output_uint8_ = false;
+};
+
+}  // namespace
+
+OnnxResult read_onnx_file(const std::filesystem::path& file) {
+  OnnxResult r;
+  auto error = [&](const std::string& where, const std::string& what) {
+    config::Diagnostic d;
+    d.file = file.string();
+    d.message = where.empty() ? what : where + ": " + what;
+    config::report(r.diagnostics, d);
+    return r;
+  };
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return error("", "no such file");
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  if (!in) return error("", "cannot be read");
+  onnx::ModelProto m;
+  if (!m.ParseFromString(bytes.str())) {
+    return error("", "is not an ONNX model (the protobuf does not parse: corrupt or truncated)");
+  }
+  if (!m.has_graph() || m.graph().node_size() == 0) return error("", "the model has no graph");
+  try {
+    r.model = Importer(m, file.string()).run();
+  } catch (const Failure& f) {
+    return error(f.where, f.message);
+  }
+  return r;
+}
+
+}  // namespace npugen::net

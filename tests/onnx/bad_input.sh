@@ -1,0 +1,23 @@
+# Bad ONNX input (issue 16): corrupt and truncated files, an opset outside the supported
+# range, a graph of two inputs, a dynamic dimension without a size, float weights in the
+# middle, operators and attributes npugen does not map: npugen onnx-info and compile exit 2,
+# naming the node and the problem, and write nothing. A good model of the same kind imports.
+#   bad_input.sh NPUGEN CONFIG PYTHON
+source "$(dirname "$0")/../scripts/common.sh"
+npugen=$1 config=$2 python=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$python" "$(dirname "$0")/bad_models.py" "$work" || fail "bad_models.py failed"
+"$npugen" onnx-info "$work/good.onnx" > "$work/good.txt" || fail "the good model does not import"
+grep -q "1 layers" "$work/good.txt" || fail "the good model: $(cat "$work/good.txt")"
+count=0
+while IFS=$'\t' read -r name text; do
+  [ -n "$name" ] || continue
+  expect_refusal "$work/out" "$work/$name.log" "$work/$name.onnx" "$text" -- \
+    "$npugen" compile "$config" --onnx "$work/$name.onnx" --out "$work/out"
+  expect_refusal "$work/out" "$work/$name.info.log" "$text" -- \
+    "$npugen" onnx-info "$work/$name.onnx"
+  count=$((count + 1))
+done < "$work/expected.txt"
+[ "$count" -ge 10 ] || fail "only $count bad models"
+echo "$count bad ONNX models refused, each naming its problem"
