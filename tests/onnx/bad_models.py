@@ -15,12 +15,12 @@ expected = []
 
 
 def q_conv(name, extra_nodes=(), group=1, dilations=None, w_dtype=np.int8, opset=17,
-           inputs=None, dims=(1, 4, 6, 6), weights_float=False, extra_inits=()):
+           inputs=None, dims=(1, 4, 6, 6), w_value=1, extra_inits=()):
     """A QOperator conv net: QuantizeLinear, QLinearConv, DequantizeLinear."""
     c = dims[1]
     inits = [numpy_helper.from_array(np.array(0.02, np.float32), "x_s"),
              numpy_helper.from_array(np.array(0, np.int8), "x_z"),
-             numpy_helper.from_array(np.ones((8, c // group, 3, 3), w_dtype), "w"),
+             numpy_helper.from_array(np.full((8, c // group, 3, 3), w_value, w_dtype), "w"),
              numpy_helper.from_array(np.full((8,), 0.01, np.float32), "w_s"),
              numpy_helper.from_array(np.zeros((8,), w_dtype), "w_z"),
              numpy_helper.from_array(np.array(0.05, np.float32), "y_s"),
@@ -52,7 +52,7 @@ bad("group", "node conv (QLinearConv): group convolution is not mapped")
 q_conv("dilation", dilations=[2, 2])
 bad("dilation", "node conv (QLinearConv): dilation 2")
 q_conv("opset", opset=7)
-bad("opset", "opset 7 of the default domain; npugen maps opsets 10 to 23")
+bad("opset", "opset 7 of the default domain; npugen maps opsets 10 to 25")
 q_conv("softmax", extra_nodes=[helper.make_node("Softmax", ["yq"], ["sm"], name="soft")])
 bad("softmax", "node soft (Softmax): this operator is not mapped")
 q_conv("two_inputs", inputs=[helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6, 6]),
@@ -60,8 +60,8 @@ q_conv("two_inputs", inputs=[helper.make_tensor_value_info("x", TensorProto.FLOA
 bad("two_inputs", "the graph has 2 inputs besides its initializers")
 q_conv("dynamic", inputs=[helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "C", 6, 6])])
 bad("dynamic", "dynamic dimension 1 (C) without a given size")
-q_conv("uint8_weights_zp", w_dtype=np.uint8)
-bad("uint8_weights_zp", "its weights have zero point 0; npugen's weights are symmetric")
+q_conv("uint8_weights", w_dtype=np.uint8, w_value=200)  # 200 - 0 is not int8
+bad("uint8_weights", "its weights minus their zero point (200 - 0) do not fit int8")
 
 # Float weights in the middle: a QDQ graph whose Conv takes float weights.
 inits = [numpy_helper.from_array(np.array(0.02, np.float32), "s"),

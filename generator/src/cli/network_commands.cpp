@@ -30,6 +30,7 @@ namespace {
 
 constexpr const char* kRunMarker = ".npugen-run";
 constexpr const char* kCompileMarker = ".npugen-compile";
+constexpr const char* kReferenceMarker = ".npugen-reference";
 
 const blocks::npu::Design& npu_of(const elab::Design& design, const std::string& config) {
   const auto* b = design.find("npu");
@@ -362,6 +363,37 @@ void add_network_commands(CLI::App& app) {
     std::printf("%s: %zu layers, %zu steps, %llu cycles expected for %d image(s); %s\n",
                 source_of(c.network, c.onnx).c_str(), p.layers.size(), p.steps.size(),
                 static_cast<unsigned long long>(run.cycles), c.batch, c.out.c_str());
+  });
+
+  static NetOptions f;
+  auto* ref_cmd = app.add_subcommand(
+      "reference",
+      "Run a network file or a quantized ONNX model through the plain reference network "
+      "interpreter alone (no design, no RTL): DIR/output.npy and DIR/layers/<name>.npy, int8 "
+      "NHWC (fc [N][K]).");
+  ref_cmd->add_option("--network", f.network, "Network file (docs/network.md)");
+  ref_cmd->add_option("--onnx", f.onnx, "Quantized ONNX model (docs/onnx.md)");
+  ref_cmd
+      ->add_option("--input", f.input,
+                   "Input images: int8 [N][H][W][C] .npy (with --onnx "
+                   "also the model's float input)")
+      ->required();
+  ref_cmd->add_option("--out", f.out, "Output folder")->required();
+  ref_cmd->callback([] {
+    const net::NetworkFile nf = read_source(f.network, f.onnx);
+    const golden::reference::Tensor x = read_input(f.input, nf.network);
+    const auto tensors = golden::reference::run_network(nf.network, x);
+    util::FileMap files;
+    files[kReferenceMarker] = "npugen reference output\n";
+    for (size_t i = 0; i < nf.network.layers.size(); ++i) {
+      const golden::net::Layer& l = nf.network.layers[i];
+      files["layers/" + l.name + ".npy"] = tensor_npy(tensors[i + 1], l.op == golden::net::Op::kFc);
+    }
+    const bool flat = nf.network.layers.back().op == golden::net::Op::kFc;
+    files["output.npy"] = tensor_npy(tensors.back(), flat);
+    util::write_tree_atomically(f.out, files, kReferenceMarker, {});
+    std::printf("%s: %zu layers, %d image(s) through the reference interpreter; %s\n",
+                source_of(f.network, f.onnx).c_str(), nf.network.layers.size(), x.n, f.out.c_str());
   });
 
   static NetOptions r;

@@ -256,10 +256,13 @@ class Importer {
                                e.name, i, d.dim_param().empty() ? "?" : d.dim_param()));
       }
     }
-    if (e.dims.size() != 4 && e.dims.size() != 2) {
-      fail_graph(fmt::format("input {} has rank {}; npugen maps [N][C][H][W] and [N][F]", e.name,
-                             e.dims.size()));
+    if (e.dims.size() < 2 || e.dims.size() > 4) {
+      fail_graph(
+          fmt::format("input {} has rank {}; npugen maps [N][C][H][W], [N][C][L] (as H "
+                      "1) and [N][F]",
+                      e.name, e.dims.size()));
     }
+    rank3_ = e.dims.size() == 3;  // [N][C][L]: H 1
     Value v;
     v.kind = Value::kFloatInput;
     v.input_view = e.dims.size() == 2 ? View::kFlatChw : View::kNchw;
@@ -285,8 +288,10 @@ class Importer {
     const gn::Shape& s = f.network.shape_of(v.q.t);
     e.dims = v.q.view == View::kFlatChw || v.q.view == View::kFlatHwc
                  ? std::vector<int64_t>{0, static_cast<int64_t>(s.elements())}
-                 : std::vector<int64_t>{0, s.c, s.h, s.w};
+             : rank3_ && s.h == 1 ? std::vector<int64_t>{0, s.c, s.w}
+                                  : std::vector<int64_t>{0, s.c, s.h, s.w};
     e.nchw = v.q.view == View::kNchw;
+    e.int32 = int32_output_;
   }
 
   // ---------------------------------------------------------------------------- values
@@ -371,13 +376,18 @@ class Importer {
   // The window of a Conv or a pool over a tensor of h x w (kernel from the weights when
   // the attribute is absent).
   PoolWindow window(const onnx::NodeProto& n, int h, int w, int kh = 0, int kw = 0) {
-    const auto k = ints(n, "kernel_shape");
+    // A 1-D window (over [N][C][L], seen as H 1) is 1 x k.
+    auto two = [&](std::vector<int64_t> v, int64_t fill) {
+      if (rank3_ && v.size() == 1) v.insert(v.begin(), fill);
+      return v;
+    };
+    const auto k = two(ints(n, "kernel_shape"), 1);
     if (!k.empty() && k.size() != 2) fail(n, "its kernel is not two-dimensional");
     PoolWindow win;
     win.kernel_h = k.empty() ? kh : static_cast<int>(k[0]);
     win.kernel_w = k.empty() ? kw : static_cast<int>(k[1]);
     if (win.kernel_h < 1 || win.kernel_w < 1) fail(n, "it has no kernel shape");
-    const auto s = ints(n, "strides");
+    const auto s = two(ints(n, "strides"), 1);
     win.stride_y = s.empty() ? 1 : static_cast<int>(s.at(0));
     win.stride_x = s.size() < 2 ? win.stride_y : static_cast<int>(s.at(1));
     for (const int64_t d : ints(n, "dilations")) {
@@ -386,7 +396,8 @@ class Importer {
     if (int_attr(n, "ceil_mode").value_or(0) != 0) fail(n, "ceil_mode 1 is not mapped");
     const std::string pad = string_attr(n, "auto_pad");
     if (pad.empty() || pad == "NOTSET") {
-      const auto p = ints(n, "pads");
+      auto p = ints(n, "pads");
+      if (rank3_ && p.size() == 2) p = {0, p[0], 0, p[1]};
       if (!p.empty() && p.size() != 4) fail(n, "its pads are not four");
       if (p.size() == 4) {
         win.pad_top = static_cast<int>(p[0]), win.pad_left = static_cast<int>(p[1]);
@@ -454,14 +465,28 @@ class Importer {
                           "weights)",
                           w.type));
     }
-    for (const int64_t z : w_zps) {
-      if (z - (u8 ? 128 : 0) != 0) {
-        fail(n, fmt::format("its weights have zero point {}; npugen's weights are symmetric", z));
-      }
+    // The weights minus their zero point (per output channel, or one) must be int8:
+    // npugen's weights are symmetric.
+    const auto channels = static_cast<size_t>(fc ? w.dims.at(transpose_w ? 1 : 0) : w.dims.at(0));
+    if (w_zps.size() > 1 && w_zps.size() != channels) {
+      fail(n, fmt::format("its weights have {} zero points for {} output channels", w_zps.size(),
+                          channels));
     }
+    auto zp_of = [&](size_t o) {
+      return w_zps.empty() ? 0 : w_zps.size() == 1 ? w_zps[0] : w_zps[o];
+    };
     int k = 0, kh = 1, kw = 1, c = s.c;
     std::vector<int8_t> weights;
-    auto wv = [&](size_t i) { return static_cast<int8_t>(w.v[i] - (u8 ? 128 : 0)); };
+    (void)u8;
+    auto wv = [&](size_t i, size_t o) {
+      const double v = w.v[i] - static_cast<double>(zp_of(o));
+      if (v < -128 || v > 127) {
+        fail(n, fmt::format("its weights minus their zero point ({} - {}) do not fit int8 "
+                            "(npugen's weights are symmetric int8)",
+                            w.v[i], zp_of(o)));
+      }
+      return static_cast<int8_t>(v);
+    };
     if (!fc) {
       if (int_attr(n, "group").value_or(1) != 1) fail(n, "group convolution is not mapped");
       if (w.dims.size() != 4 || w.dims[1] != s.c) {
@@ -474,8 +499,8 @@ class Importer {
         for (int y = 0; y < kh; ++y) {
           for (int xx = 0; xx < kw; ++xx) {
             for (int ch = 0; ch < c; ++ch) {
-              weights[((static_cast<size_t>(o) * kh + y) * kw + xx) * c + ch] =
-                  wv(((static_cast<size_t>(o) * c + ch) * kh + y) * kw + xx);
+              weights[((static_cast<size_t>(o) * kh + y) * kw + xx) * c + ch] = wv(
+                  ((static_cast<size_t>(o) * c + ch) * kh + y) * kw + xx, static_cast<size_t>(o));
             }
           }
         }
@@ -500,7 +525,7 @@ class Importer {
               const size_t theirs = chw ? (static_cast<size_t>(ch) * s.h + y) * s.w + xx : ours;
               const size_t at = transpose_w ? theirs * static_cast<size_t>(k) + o
                                             : static_cast<size_t>(o) * in + theirs;
-              weights[static_cast<size_t>(o) * in + ours] = wv(at);
+              weights[static_cast<size_t>(o) * in + ours] = wv(at, static_cast<size_t>(o));
             }
           }
         }
@@ -721,6 +746,35 @@ class Importer {
       const bool transpose = gemm ? int_attr(n, "transB").value_or(0) == 0 : true;
       set(n, quant_value(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys,
                                 yz, -kInf, kInf, transpose, nullptr)));
+    } else if (op == "ConvInteger" || op == "MatMulInteger") {
+      // int32 results: requantized with multiplier 1 to int8 (exact while they fit int8).
+      const Quant x = quant_in(n, 0);
+      if (n.input_size() > 2 && !n.input(2).empty()) {
+        const Data z = data_of(init_of(n, 2, "input zero point"), n);
+        if (z.v.size() != 1 || static_cast<int32_t>(z.v[0]) - (z.is_uint8() ? 128 : 0) != x.zp) {
+          fail(n, "its input zero point is not the quantized input's");
+        }
+      } else if (x.zp != 0) {
+        fail(n, "its input has a zero point the node does not subtract");
+      }
+      const Data w = data_of(init_of(n, 1, "weights"), n);
+      std::vector<int64_t> wz;
+      if (n.input_size() > 3 && !n.input(3).empty()) {
+        for (const double v : data_of(init_of(n, 3, "weight zero point"), n).v) {
+          wz.push_back(static_cast<int64_t>(v));
+        }
+      }
+      const bool conv = op == "ConvInteger";
+      std::optional<PoolWindow> win;
+      if (conv) {
+        if (x.view != View::kNchw) fail(n, "it convolves a tensor that is not NCHW");
+        const gn::Shape s = model_.file.network.shape_of(x.t);
+        win = window(n, s.h, s.w, static_cast<int>(w.dims.size() == 4 ? w.dims[2] : 0),
+                     static_cast<int>(w.dims.size() == 4 ? w.dims[3] : 0));
+      }
+      int32_output_ = true;
+      set(n, quant_value(neural({node_name(n)}, n, !conv, x, w, {1.0}, wz, nullptr, false, x.scale,
+                                0, -kInf, kInf, !conv, win ? &*win : nullptr)));
     } else if (op == "QLinearAdd") {
       const Quant a = quant_in(n, 0);
       const Quant b = quant_in(n, 3);
@@ -795,6 +849,7 @@ class Importer {
   }
 
   void quantize_linear(const onnx::NodeProto& n) {
+    if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
     const Value& v = value_of(n.input(0), &n);
     bool u8 = false;
     const auto [s, z] = activation_q(n, 1, 2, &u8);
@@ -807,7 +862,8 @@ class Importer {
       const std::vector<int64_t>& d = model_.input.dims;
       const bool nchw = v.input_view == View::kNchw;
       f.network.input =
-          d.size() == 2 ? gn::Shape{1, 1, static_cast<int>(d[1])}
+          d.size() == 2   ? gn::Shape{1, 1, static_cast<int>(d[1])}
+          : d.size() == 3 ? gn::Shape{1, static_cast<int>(d[2]), static_cast<int>(d[1])}
           : nchw
               ? gn::Shape{static_cast<int>(d[2]), static_cast<int>(d[3]), static_cast<int>(d[1])}
               : gn::Shape{static_cast<int>(d[1]), static_cast<int>(d[2]), static_cast<int>(d[3])};
@@ -859,6 +915,7 @@ class Importer {
   }
 
   void dequantize_linear(const onnx::NodeProto& n) {
+    if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
     const Value& v = value_of(n.input(0), &n);
     if (v.kind == Value::kQuant) {
       bool u8 = false;
@@ -1030,6 +1087,8 @@ class Importer {
   std::set<std::string> ops_;
   std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
   bool quantized_input_ = false, output_uint8_ = false;
+  bool int32_output_ = false;  ///< ConvInteger, MatMulInteger: int32 in the model
+  bool rank3_ = false;         ///< the graph input is [N][C][L]
 };
 
 }  // namespace

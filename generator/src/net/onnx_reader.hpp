@@ -28,6 +28,7 @@ struct OnnxEdge {
   bool uint8 = false;         ///< uint8 in the model (int8 = value - 128 in the network)
   std::vector<int64_t> dims;  ///< the graph's shape (batch as 0 when dynamic)
   bool nchw = true;           ///< the graph input's layout (rank 4)
+  bool int32 = false;  ///< the output is int32 in the model (ConvInteger, MatMulInteger), int8 here
 };
 
 /// A layer as imported: the nodes it came from, for `npugen onnx-info`.
@@ -51,7 +52,7 @@ struct OnnxResult {
 };
 
 /// The default domain's opsets the reader maps.
-inline constexpr int64_t kOnnxOpsetMin = 10, kOnnxOpsetMax = 23;
+inline constexpr int64_t kOnnxOpsetMin = 10, kOnnxOpsetMax = 25;
 
 /// Reads an ONNX model file (a regular file; a missing, corrupt or truncated one is a
 /// diagnostic).
