@@ -45,5 +45,40 @@ for fmt in ("qdq", "qop"):
     assert np.mean(d == 0) > 0.9, fmt
     log = open(f"{work}/run_{fmt}.log").read()
     assert "top-1 accuracy: 355 of 360" in log, log[-300:]  # as the network file's
+    # Layer by layer: each layer's tensor against ONNX Runtime's quantized tensor of the
+    # layer's last node (made a graph output), NCHW to NHWC, uint8 to int8.
+    import onnx
+    import onnxruntime as ort
+    model = onnx.load(f"{work}/digits_{fmt}.onnx")
+    outputs_of = {n.name: n.output[0] for n in model.graph.node}
+    rows = [l for l in info.splitlines() if re.match(r"^l\d+ ", l)]
+    names = []
+    for row in rows:
+        last = re.findall(r"node (\S+) \(", row)[-1]
+        names.append(outputs_of[last])
+    typed = {v.name: v for v in onnx.shape_inference.infer_shapes(model).graph.value_info}
+    # Tensors shape inference leaves untyped (com.microsoft ops): the activations' type, the
+    # input QuantizeLinear's zero point's.
+    inits = {t.name: t for t in model.graph.initializer}
+    act = next(inits[n.input[2]].data_type for n in model.graph.node if n.op_type == "QuantizeLinear")
+    extra = [typed.get(n) or onnx.helper.make_tensor_value_info(n, act, None)
+             for n in names if n not in [o.name for o in model.graph.output]]
+    model.graph.output.extend(extra)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = dict(zip([o.name for o in session.get_outputs()],
+                   session.run(None, {"input": np.load(f"{work}/input.npy")})))
+    rates = []
+    for i, name in enumerate(names):
+        t = got[name]
+        if t.dtype.kind == "f":
+            continue  # the dequantized output: compared above
+        t = t.astype(np.int64) - (128 if t.dtype == np.uint8 else 0)
+        if t.ndim == 4:
+            t = t.transpose(0, 2, 3, 1)
+        mine = np.load(f"{work}/run_{fmt}/layers/l{i}.npy").astype(np.int64).reshape(t.shape)
+        diff = np.abs(mine - t)
+        rates.append(f"l{i} {np.mean(diff == 0):.2%} (max {diff.max()})")
+        assert diff.max() <= 1, (fmt, i, diff.max())
+    print(f"{fmt}, layer by layer, equal to ONNX Runtime: " + ", ".join(rates))
 PY
 echo "the digits CNN through ONNX: both formats bit-exact on the NPU, within 1 LSB of ONNX Runtime"
