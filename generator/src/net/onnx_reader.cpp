@@ -590,11 +590,9 @@ class Importer {
              const Quant& x, const PoolWindow& win, double y_scale, int32_t y_zp, double lo,
              double hi) {
     if (x.view != View::kNchw) fail(n, "it pools a tensor that is not NCHW");
-    if (std::abs(y_scale - x.scale) > 1e-6 * x.scale || y_zp != x.zp) {
-      fail(n, fmt::format("its output's quantization (scale {}, zero point {}) differs from its "
-                          "input's ({}, {}); npugen's pools keep their input's",
-                          y_scale, y_zp, x.scale, x.zp));
-    }
+    // npugen's pools keep their input's quantization: another output quantization is a
+    // gain_bias layer after the pool (a requantization, TFLite's arithmetic).
+    const bool requantize = std::abs(y_scale - x.scale) > 1e-6 * x.scale || y_zp != x.zp;
     if (!max && int_attr(n, "count_include_pad").value_or(0) != 0 &&
         (win.pad_top | win.pad_bottom | win.pad_left | win.pad_right) != 0) {
       fail(n, "count_include_pad 1 with padding is not mapped (npugen averages the valid values)");
@@ -602,10 +600,24 @@ class Importer {
     const gn::Shape s = model_.file.network.shape_of(x.t);
     gn::Layer& l = new_layer(nodes, max ? gn::Op::kMaxPool : gn::Op::kAvgPool, x);
     l.window = win;
-    l.act_min = clamp_q(lo, y_scale, y_zp, true);
-    l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.act_min = requantize ? -128 : clamp_q(lo, y_scale, y_zp, true);
+    l.act_max = requantize ? 127 : clamp_q(hi, y_scale, y_zp, false);
     l.out = {(s.h + win.pad_top + win.pad_bottom - win.kernel_h) / win.stride_y + 1,
              (s.w + win.pad_left + win.pad_right - win.kernel_w) / win.stride_x + 1, s.c};
+    const Quant pooled = finish_layer(x.scale, x.zp, View::kNchw);
+    if (!requantize) return pooled;
+    gn::Layer& g = new_layer(nodes, gn::Op::kGainBias, pooled);
+    g.out = model_.file.network.shape_of(pooled.t);
+    g.gain.input_zero_point = pooled.zp;
+    Requant r;
+    quantize_multiplier(static_cast<double>(static_cast<float>(x.scale)) /
+                            static_cast<double>(static_cast<float>(y_scale)),
+                        r.multiplier, r.shift);
+    r.zero_point = y_zp;
+    r.act_min = g.act_min = clamp_q(lo, y_scale, y_zp, true);
+    r.act_max = g.act_max = clamp_q(hi, y_scale, y_zp, false);
+    g.gain.bias.assign(static_cast<size_t>(g.out.c), 0);
+    g.gain.output.assign(static_cast<size_t>(g.out.c), r);
     return finish_layer(y_scale, y_zp, View::kNchw);
   }
 
