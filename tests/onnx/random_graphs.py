@@ -126,23 +126,39 @@ def output_quant(model_path):
     return s, int(z.item()), z.dtype == np.uint8
 
 
-def first_layer(npugen, path, x):
-    """ONNX Runtime's tensor of the first imported layer's last node, int8 NHWC."""
+def layer_tensors(info, path, x):
+    """Per imported layer (onnx-info's table): its op and ONNX Runtime's tensor of the layer's
+    last node (int8 NHWC), or None when the next layer ends at the same node (a pool that
+    requantizes is a pool and a gain_bias)."""
     import re
-    info = subprocess.run([npugen, "onnx-info", str(path)], capture_output=True, text=True,
-                          check=True).stdout
-    row = next(line for line in info.splitlines() if line.startswith("l0 "))
-    last = re.findall(r"node (\S+) \(", row)[-1]
+    rows = [line for line in info.splitlines() if line[:1] == "l" and line.split()[0][1:].isdigit()]
+    ops = [r.split()[1] for r in rows]
+    lasts = [re.findall(r"node (\S+) \(", r)[-1] for r in rows]
     m = onnx.load(path)
-    name = next(n.output[0] for n in m.graph.node if n.name == last)
+    outputs = {n.name: n.output[0] for n in m.graph.node}
+    names = [outputs[lasts[i]] if i + 1 == len(lasts) or lasts[i + 1] != lasts[i] else None
+             for i in range(len(lasts))]
     typed = {v.name: v for v in onnx.shape_inference.infer_shapes(m).graph.value_info}
     inits = {t.name: t for t in m.graph.initializer}
     act = next(inits[n.input[2]].data_type for n in m.graph.node if n.op_type == "QuantizeLinear")
-    m.graph.output.append(typed.get(name) or helper.make_tensor_value_info(name, act, None))
-    t = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(
-        [name], {"x": x})[0]
-    t = t.astype(np.int64) - (128 if t.dtype == np.uint8 else 0)
-    return t.transpose(0, 2, 3, 1) if t.ndim == 4 else t
+    have = {o.name for o in m.graph.output}
+    wanted = [n for n in dict.fromkeys(names) if n and n not in have]
+    m.graph.output.extend(typed.get(n) or helper.make_tensor_value_info(n, act, None)
+                          for n in wanted)
+    wanted = [n for n in dict.fromkeys(names) if n]
+    got = dict(zip(wanted, ort.InferenceSession(m.SerializeToString(),
+                                                providers=["CPUExecutionProvider"]).run(
+                                                    wanted, {"x": x})))
+    out = []
+    for op, name in zip(ops, names):
+        t = got.get(name) if name else None
+        if t is not None and t.dtype.kind == "f":
+            t = None  # the dequantized output: compared as the model's output
+        if t is not None:
+            t = t.astype(np.int64) - (128 if t.dtype == np.uint8 else 0)
+            t = t.transpose(0, 2, 3, 1) if t.ndim == 4 else t
+        out.append((op, t))
+    return out
 
 
 def main():
@@ -156,7 +172,7 @@ def main():
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
-    rows, failures, made = [], [], 0
+    rows, failures, made, per_op = [], [], 0, {}
     while made < a.models:
         model, shape, weighted = random_model(rng)
         if model is None:
@@ -213,13 +229,27 @@ def main():
             if not same[clear].all():
                 failures.append(f"{d.name}: the top-1 index differs where ONNX Runtime's margin "
                                 f"is above 8 LSB")
-        # The first layer against ONNX Runtime's tensor of its last node (a graph output).
-        first = first_layer(a.npugen, d / "q.onnx", x)
-        mine = np.load(d / "ref" / "layers" / "l0.npy").astype(np.int64).reshape(first.shape)
-        d0 = np.abs(mine - first)
-        row.update(first_equal=float(np.mean(d0 == 0)), first_max=int(d0.max()))
-        if d0.max() > 1:
-            failures.append(f"{d.name}: the first layer is {d0.max()} LSB from ONNX Runtime's")
+        # Layer by layer against ONNX Runtime's tensors: the first layer (the same quantized
+        # input on both sides) within 1 LSB; per operator, the layers whose every earlier
+        # layer equals ONNX Runtime's (so their inputs are the same).
+        clean = True
+        for i, (op, t) in enumerate(layer_tensors(info, d / "q.onnx", x)):
+            if t is None:
+                continue
+            mine = np.load(d / "ref" / "layers" / f"l{i}.npy").astype(np.int64).reshape(t.shape)
+            dl = np.abs(mine - t)
+            if i == 0:
+                row.update(first_equal=float(np.mean(dl == 0)), first_max=int(dl.max()))
+                if dl.max() > 1:
+                    failures.append(f"{d.name}: the first layer is {dl.max()} LSB from ONNX "
+                                    "Runtime's")
+            if clean:
+                st = per_op.setdefault(op, [0, 0, 0, 0])  # layers, elements, equal, max
+                st[0] += 1
+                st[1] += dl.size
+                st[2] += int((dl == 0).sum())
+                st[3] = max(st[3], int(dl.max()))
+            clean = clean and dl.max() == 0
         if made % 10 == 1:  # a sample through the NPU
             run = subprocess.run([a.npugen, "run", a.config, "--onnx", str(d / "q.onnx"),
                                   "--input", str(d / "input.npy"), "--design", a.design,
@@ -243,6 +273,10 @@ def main():
     equal = np.mean([r["equal"] for r in compared]) if compared else 0
     hist = {k: sum(r["max_diff"] == k for r in compared) for k in range(0, 4)}
     npu = [r for r in rows if "npu" in r]
+    for op, (layers, elements, same, most) in sorted(per_op.items()):
+        print(f"{op:10} {layers:4} layers whose inputs equal ONNX Runtime's: {same / elements:.2%} "
+              f"of {elements} values equal, max |difference| {most}")
+    (a.out / "per_op.json").write_text(json.dumps(per_op, indent=1) + "\n")
     first = np.mean([r["first_equal"] for r in compared]) if compared else 0
     print(f"first layers: {first:.2%} equal to ONNX Runtime's on average, max |difference| "
           f"{max((r['first_max'] for r in compared), default=0)}")
