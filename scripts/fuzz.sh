@@ -22,7 +22,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=$root/build-fuzz
-all_targets=(config npy task_list network)
+all_targets=(config npy task_list network onnx)
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 
@@ -33,6 +33,7 @@ seeds() {  # TARGET -> the seed corpus folders and files (and its saved crashes,
     npy) ;;
     task_list) echo "$root/tasklists" ;;
     network) echo "$root/networks" ;;
+    onnx) ;;  # its seeds are the saved models in tests/fuzz/corpus/onnx
     *) die "unknown target '$1' (targets: ${all_targets[*]})" ;;
   esac
   [ -d "$saved" ] && echo "$saved"
@@ -43,6 +44,12 @@ seeds() {  # TARGET -> the seed corpus folders and files (and its saved crashes,
 # YAML or .npy syntax around them (derived from the seeds, so it follows the schema).
 dictionary() {  # TARGET FILE
   local target=$1 out=$2
+  if [ "$target" = onnx ]; then  # protobuf field tags and the operators' names
+    printf '%s\n' '"QLinearConv"' '"QuantizeLinear"' '"DequantizeLinear"' '"QGemm"' \
+      '"com.microsoft"' '"MaxPool"' '"Conv"' '"Gemm"' '"Relu"' '"Flatten"' '"Reshape"' \
+      '"kernel_shape"' '"pads"' '"strides"' '"\x08\x08"' '"\x12\x00"' '"\x3a"' >"$out"
+    return
+  fi
   if [ "$target" = npy ]; then
     printf '%s\n' '"\x93NUMPY"' '"\x01\x00"' '"\x02\x00"' "\"'descr'\"" "\"'fortran_order'\"" \
       "\"'shape'\"" '"True"' '"False"' "\"'<i4'\"" "\"'|i1'\"" "\"'>i2'\"" "\"'<u8'\"" \

@@ -77,12 +77,13 @@ Data data_of(const onnx::TensorProto& t, const onnx::NodeProto& n) {
   d.type = t.data_type();
   size_t count = 1;
   for (const int64_t dim : t.dims()) {
-    if (dim < 0 || dim > (int64_t{1} << 31))
+    if (dim < 0 || dim > (int64_t{1} << 28)) {
       fail(n, fmt::format("tensor {} has a dimension {}", t.name(), dim));
+    }
     d.dims.push_back(dim);
     count *= static_cast<size_t>(dim);
+    if (count > (size_t{1} << 28)) fail(n, fmt::format("tensor {} is too large", t.name()));
   }
-  if (count > (size_t{1} << 28)) fail(n, fmt::format("tensor {} is too large", t.name()));
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
     fail(n, fmt::format("tensor {} keeps its data in an external file", t.name()));
   }
@@ -161,6 +162,7 @@ struct Pending {
   std::vector<int64_t> w_zps_;
   bool b_float = false;
   PoolWindow win;
+  bool global = false;           ///< a global average pool (reduce_sum over H x W)
   bool transpose_w = false;      ///< fc: weights [IN][K]
   double lo = -kInf, hi = kInf;  ///< fused Relu or Clip (float)
   std::vector<std::string> nodes;
@@ -247,6 +249,9 @@ class Importer {
     }
     for (int i = 0; i < tt.shape().dim_size(); ++i) {
       const auto& d = tt.shape().dim(i);
+      if (d.has_dim_value() && d.dim_value() > (int64_t{1} << 16)) {
+        fail_graph(fmt::format("input {} has a dimension of {}", e.name, d.dim_value()));
+      }
       if (d.has_dim_value() && d.dim_value() > 0) {
         e.dims.push_back(d.dim_value());
       } else if (i == 0) {
@@ -303,9 +308,16 @@ class Importer {
     }
     return it->second;
   }
+  // The value of input i (a missing or empty input is a failure).
+  const Value& in(const onnx::NodeProto& n, int i) {
+    if (n.input_size() <= i || n.input(i).empty()) {
+      fail(n, fmt::format("it has {} inputs; input {} is missing", n.input_size(), i));
+    }
+    return value_of(n.input(i), &n);
+  }
   const onnx::TensorProto& init_of(const onnx::NodeProto& n, int i, const char* what) {
     if (n.input_size() <= i || n.input(i).empty()) fail(n, fmt::format("it has no {}", what));
-    const Value& v = value_of(n.input(i), &n);
+    const Value& v = in(n, i);
     if (v.kind != Value::kInit) {
       fail(n, fmt::format("its {} ({}) is not a constant initializer", what, n.input(i)));
     }
@@ -349,9 +361,14 @@ class Importer {
   }
 
   // ---------------------------------------------------------------------------- windows
+  // An attribute's integers (a window's sizes: within +-65535, else a failure).
   static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
     for (const auto& a : n.attribute()) {
-      if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+      if (a.name() != name) continue;
+      for (const int64_t v : a.ints()) {
+        if (v < -65535 || v > 65535) fail(n, fmt::format("its {} {} is out of range", name, v));
+      }
+      return {a.ints().begin(), a.ints().end()};
     }
     return {};
   }
@@ -467,7 +484,10 @@ class Importer {
     }
     // The weights minus their zero point (per output channel, or one) must be int8:
     // npugen's weights are symmetric.
-    const auto channels = static_cast<size_t>(fc ? w.dims.at(transpose_w ? 1 : 0) : w.dims.at(0));
+    if (w.dims.size() != (fc ? 2U : 4U)) {
+      fail(n, fmt::format("its weights have {} dimensions, not {}", w.dims.size(), fc ? 2 : 4));
+    }
+    const auto channels = static_cast<size_t>(fc ? w.dims[transpose_w ? 1 : 0] : w.dims[0]);
     if (w_zps.size() > 1 && w_zps.size() != channels) {
       fail(n, fmt::format("its weights have {} zero points for {} output channels", w_zps.size(),
                           channels));
@@ -621,6 +641,28 @@ class Importer {
     return finish_layer(y_scale, y_zp, View::kNchw);
   }
 
+  // A global average pool: npugen's reduce_sum over H x W, scaled by input scale / (H x W x
+  // output scale): one rounding, as ONNX Runtime's float average quantized once.
+  Quant global_average(const std::vector<std::string>& nodes, const onnx::NodeProto& n,
+                       const Quant& x, double y_scale, int32_t y_zp, double lo, double hi) {
+    if (x.view != View::kNchw) fail(n, "it pools a tensor that is not NCHW");
+    const gn::Shape s = model_.file.network.shape_of(x.t);
+    gn::Layer& l = new_layer(nodes, gn::Op::kReduceSum, x);
+    l.axis = golden::reference::ReduceAxis::kSpatial;
+    l.reduce_input_zero_point = x.zp;
+    Requant r;
+    quantize_multiplier(
+        static_cast<double>(static_cast<float>(x.scale)) /
+            (static_cast<double>(s.h) * s.w * static_cast<double>(static_cast<float>(y_scale))),
+        r.multiplier, r.shift);
+    r.zero_point = y_zp;
+    r.act_min = l.act_min = clamp_q(lo, y_scale, y_zp, true);
+    r.act_max = l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.reduce_output.assign(static_cast<size_t>(s.c), r);
+    l.out = {1, 1, s.c};
+    return finish_layer(y_scale, y_zp, View::kNchw);
+  }
+
   Quant add(const std::vector<std::string>& nodes, const onnx::NodeProto& n, const Quant& a,
             const Quant& b, double y_scale, int32_t y_zp, double lo, double hi) {
     const gn::Network& net = model_.file.network;
@@ -649,7 +691,8 @@ class Importer {
   Quant clamp_layer(const onnx::NodeProto& n, const Quant& x, double lo, double hi) {
     NetworkFile& f = model_.file;
     const int32_t qlo = clamp_q(lo, x.scale, x.zp, true), qhi = clamp_q(hi, x.scale, x.zp, false);
-    if (x.t != 0 && x.t == f.network.layers.size() && consumers_[n.input(0)] == 1) {
+    if (x.t != 0 && x.t == f.network.layers.size() && n.input_size() > 0 &&
+        consumers_[n.input(0)] == 1) {
       gn::Layer& l = f.network.layers.back();
       l.act_min = std::max(l.act_min, qlo), l.act_max = std::min(l.act_max, qhi);
       for (Requant& r : l.conv.output) r.act_min = l.act_min, r.act_max = l.act_max;
@@ -676,7 +719,7 @@ class Importer {
 
   // A quantized activation (Quant) for input i: a QOperator input.
   Quant quant_in(const onnx::NodeProto& n, int i) {
-    const Value& v = value_of(n.input(i), &n);
+    const Value& v = in(n, i);
     if (v.kind != Value::kQuant) {
       fail(n, fmt::format("its input {} is not a quantized tensor", n.input(i)));
     }
@@ -684,7 +727,7 @@ class Importer {
   }
   // A dequantized activation for input i: a QDQ input.
   Quant deq_in(const onnx::NodeProto& n, int i) {
-    const Value& v = value_of(n.input(i), &n);
+    const Value& v = in(n, i);
     if (v.kind != Value::kDeq) {
       fail(n, fmt::format("its input {} is not the DequantizeLinear of a quantized activation "
                           "(float layers in the middle of the network are not mapped)",
@@ -717,7 +760,7 @@ class Importer {
     } else if (op == "DequantizeLinear") {
       dequantize_linear(n);
     } else if (op == "Identity") {
-      set(n, value_of(n.input(0), &n));
+      set(n, in(n, 0));
     } else if (op == "QLinearConv") {
       const Quant x = quant_in(n, 0);
       Data w;
@@ -803,10 +846,12 @@ class Importer {
                                  ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0}
                                  : window(n, s.h, s.w);
       const auto [ys, yz] = activation_q(n, 3, 4);
-      set(n, quant_value(pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf)));
+      set(n, quant_value(op == "QLinearGlobalAveragePool"
+                             ? global_average({node_name(n)}, n, x, ys, yz, -kInf, kInf)
+                             : pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf)));
     } else if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
                op == "GlobalMaxPool") {
-      const Value& v = value_of(n.input(0), &n);
+      const Value& v = in(n, 0);
       const bool max = op == "MaxPool" || op == "GlobalMaxPool";
       if (n.output_size() > 1 && !n.output(1).empty()) fail(n, "its indices output is not mapped");
       Quant x = v.kind == Value::kQuant ? v.q : deq_in(n, 0);
@@ -814,7 +859,9 @@ class Importer {
       const PoolWindow win =
           op.rfind("Global", 0) == 0 ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0} : window(n, s.h, s.w);
       if (v.kind == Value::kQuant) {  // QOperator: int8 pooling, the input's quantization
-        set(n, quant_value(pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf)));
+        set(n, quant_value(op == "GlobalAveragePool"
+                               ? global_average({node_name(n)}, n, x, x.scale, x.zp, -kInf, kInf)
+                               : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf)));
       } else {
         Value p;
         p.kind = Value::kPending;
@@ -822,6 +869,7 @@ class Importer {
         p.p.node = &n;
         p.p.x = x;
         p.p.win = win;
+        p.p.global = op == "GlobalAveragePool";
         p.p.nodes = {node_name(n)};
         set(n, p);
       }
@@ -830,7 +878,7 @@ class Importer {
     } else if (op == "Add") {
       qdq_add(n);
     } else if (op == "Relu" || op == "Clip") {
-      const Value& v = value_of(n.input(0), &n);
+      const Value& v = in(n, 0);
       const auto [lo, hi] = bounds(n);
       if (v.kind == Value::kQuant) {
         set(n, quant_value(clamp_layer(n, v.q, lo, hi)));
@@ -862,7 +910,7 @@ class Importer {
 
   void quantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
-    const Value& v = value_of(n.input(0), &n);
+    const Value& v = in(n, 0);
     bool u8 = false;
     const auto [s, z] = activation_q(n, 1, 2, &u8);
     if (v.kind == Value::kFloatInput) {
@@ -910,8 +958,9 @@ class Importer {
       }
       case Pending::kMaxPool:
       case Pending::kAvgPool:
-        set(n, quant_value(
-                   pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s, z, p.lo, p.hi)));
+        set(n, quant_value(p.global ? global_average(nodes, *p.node, p.x, s, z, p.lo, p.hi)
+                                    : pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s,
+                                           z, p.lo, p.hi)));
         break;
       case Pending::kAdd:
         set(n, quant_value(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi)));
@@ -928,7 +977,7 @@ class Importer {
 
   void dequantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
-    const Value& v = value_of(n.input(0), &n);
+    const Value& v = in(n, 0);
     if (v.kind == Value::kQuant) {
       bool u8 = false;
       const auto [s, z] = activation_q(n, 1, 2, &u8);
@@ -967,7 +1016,7 @@ class Importer {
     q.node = &n;
     q.nodes = {node_name(n)};
     q.x = deq_in(n, 0);
-    const Value& w = value_of(n.input(1), &n);
+    const Value& w = in(n, 1);
     if (w.kind != Value::kDeqConst) {
       fail(n,
            "its weights are not the DequantizeLinear of int8 constants (float weights are not "
@@ -975,7 +1024,7 @@ class Importer {
     }
     q.w = w.data, q.w_scales = w.scales, q.w_zps_ = w.zps;
     if (n.input_size() > 2 && !n.input(2).empty()) {
-      const Value& b = value_of(n.input(2), &n);
+      const Value& b = in(n, 2);
       if (b.kind == Value::kDeqConst) {
         if (b.data->type != onnx::TensorProto::INT32) fail(n, "its bias is not int32");
         // The bias's scale must be the input's times the weights': its integers are used.
@@ -1012,8 +1061,8 @@ class Importer {
 
   // Add (QDQ): two dequantized activations, or a pending fc and a constant bias.
   void qdq_add(const onnx::NodeProto& n) {
-    const Value& a = value_of(n.input(0), &n);
-    const Value& b = value_of(n.input(1), &n);
+    const Value& a = in(n, 0);
+    const Value& b = in(n, 1);
     if (a.kind == Value::kDeq && b.kind == Value::kDeq) {
       Value p;
       p.kind = Value::kPending;
@@ -1044,7 +1093,7 @@ class Importer {
   }
 
   void reshape(const onnx::NodeProto& n) {
-    const Value& v = value_of(n.input(0), &n);
+    const Value& v = in(n, 0);
     if (v.kind != Value::kQuant && v.kind != Value::kDeq) {
       fail(n, "it reshapes a tensor that is not quantized");
     }
@@ -1065,7 +1114,7 @@ class Importer {
   }
 
   void transpose(const onnx::NodeProto& n) {
-    const Value& v = value_of(n.input(0), &n);
+    const Value& v = in(n, 0);
     const auto perm = ints(n, "perm");
     const bool to_nhwc = perm == std::vector<int64_t>{0, 2, 3, 1};
     const bool to_nchw = perm == std::vector<int64_t>{0, 3, 1, 2};
@@ -1106,27 +1155,39 @@ class Importer {
 }  // namespace
 
 OnnxResult read_onnx_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    OnnxResult r;
+    config::report(r.diagnostics, config::Diagnostic{file.string(), 0, 0, "", "no such file"});
+    return r;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  if (!in) {
+    OnnxResult r;
+    config::report(r.diagnostics, config::Diagnostic{file.string(), 0, 0, "", "cannot be read"});
+    return r;
+  }
+  return read_onnx_bytes(bytes.str(), file.string());
+}
+
+OnnxResult read_onnx_bytes(const std::string& bytes, const std::string& display_name) {
   OnnxResult r;
   auto error = [&](const std::string& where, const std::string& what) {
     config::Diagnostic d;
-    d.file = file.string();
+    d.file = display_name;
     d.message = where.empty() ? what : where + ": " + what;
     config::report(r.diagnostics, d);
     return r;
   };
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) return error("", "no such file");
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  if (!in) return error("", "cannot be read");
   onnx::ModelProto m;
-  if (!m.ParseFromString(bytes.str())) {
+  if (!m.ParseFromString(bytes)) {
     return error("", "is not an ONNX model (the protobuf does not parse: corrupt or truncated)");
   }
   if (!m.has_graph() || m.graph().node_size() == 0) return error("", "the model has no graph");
   try {
-    r.model = Importer(m, file.string()).run();
+    r.model = Importer(m, display_name).run();
   } catch (const Failure& f) {
     return error(f.where, f.message);
   }

@@ -57,6 +57,8 @@ inline constexpr int64_t kOnnxOpsetMin = 10, kOnnxOpsetMax = 25;
 /// Reads an ONNX model file (a regular file; a missing, corrupt or truncated one is a
 /// diagnostic).
 OnnxResult read_onnx_file(const std::filesystem::path& file);
+/// The same from the file's bytes; messages name `display_name`.
+OnnxResult read_onnx_bytes(const std::string& bytes, const std::string& display_name);
 
 /// TFLite's QuantizeMultiplier: `real` as a Q31 multiplier and a shift (left when > 0).
 void quantize_multiplier(double real, int32_t& multiplier, int& shift);
