@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from npu_check import npu_check
 
 warnings.filterwarnings("ignore")
 from onnx.backend.test.case.node import collect_testcases  # noqa: E402
@@ -154,21 +155,10 @@ def main():
         if not ok:
             wrong.append(f"{case.name}: max |difference| {diff.max()} ({kind})")
         # The NPU too, when the default design takes it.
-        run = subprocess.run([npugen, "run", config, "--onnx", str(d / "model.onnx"), "--input",
-                              str(d / "input.npy"), "--design", design, "--out",
-                              str(d / "run")], capture_output=True, text=True)
-        if run.returncode == 0:
-            same = np.array_equal(np.load(d / "run" / "output.npy"),
-                                  np.load(d / "ref" / "output.npy"))
-            row["npu"] = "bit-exact" if same else "DIFFERS"
-            if not same:
-                wrong.append(f"{case.name}: the NPU's output differs from the reference's")
-        elif run.returncode == 2:
-            row["npu"] = "refused: " + run.stderr.strip().splitlines()[0].split("error: ", 1)[-1]
-        else:
-            row["npu"] = f"FAILED ({run.returncode})"
-            wrong.append(f"{case.name}: npugen run exited {run.returncode}: "
-                         f"{run.stdout[-500:]}{run.stderr[-500:]}")
+        row["npu"], failure = npu_check(npugen, config, design, d / "model.onnx",
+                                        d / "input.npy", d)
+        if failure:
+            wrong.append(failure)
         rows.append(row)
     (out / "conformance.json").write_text(json.dumps(rows, indent=1) + "\n")
     for r in rows:

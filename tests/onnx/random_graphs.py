@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+from npu_check import npu_check
 
 warnings.filterwarnings("ignore")
 import logging  # noqa: E402
@@ -255,21 +256,10 @@ def main():
                 st[3] = max(st[3], int(dl.max()))
             clean = clean and dl.max() == 0
         if made % 10 == 1:  # a sample through the NPU
-            run = subprocess.run([a.npugen, "run", a.config, "--onnx", str(d / "q.onnx"),
-                                  "--input", str(d / "input.npy"), "--design", a.design,
-                                  "--out", str(d / "run")], capture_output=True, text=True)
-            if run.returncode == 0:
-                same = np.array_equal(np.load(d / "run" / "output.npy"),
-                                      np.load(d / "ref" / "output.npy"))
-                row["npu"] = "bit-exact" if same else "DIFFERS"
-                if not same:
-                    failures.append(f"{d.name}: the NPU's output differs from the reference's")
-            elif run.returncode == 2:
-                row["npu"] = "refused: " + run.stderr.strip().splitlines()[0][:200]
-            else:
-                row["npu"] = f"failed ({run.returncode})"
-                failures.append(f"{d.name}: npugen run exited {run.returncode}: "
-                                f"{(run.stdout + run.stderr)[-400:]}")
+            row["npu"], failure = npu_check(a.npugen, a.config, a.design, d / "q.onnx",
+                                            d / "input.npy", d)
+            if failure:
+                failures.append(failure)
         row["result"] = "compared"
         rows.append(row)
     (a.out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")

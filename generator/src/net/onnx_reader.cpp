@@ -751,6 +751,7 @@ class Importer {
   // ---------------------------------------------------------------------------- nodes
   void node(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
+    if (n.output_size() < 1 || n.output(0).empty()) fail(n, "it has no output");
     if (!n.domain().empty() && n.domain() != "ai.onnx" && n.domain() != "com.microsoft") {
       fail(n, fmt::format("its domain {} is not mapped", n.domain()));
     }
