@@ -16,7 +16,7 @@
 namespace npugen::net {
 
 void quantize_multiplier(double real, int32_t& multiplier, int& shift) {
-  if (real == 0.0) {
+  if (!(real > 0.0) || !std::isfinite(real)) {  // 0, negative, NaN or infinite: nothing
     multiplier = 0, shift = 0;
     return;
   }
@@ -332,7 +332,9 @@ class Importer {
   std::pair<double, int32_t> activation_q(const onnx::NodeProto& n, int scale, int zp,
                                           bool* uint8 = nullptr) {
     const double s = scalar_of(n, scale, "scale");
-    if (!(s > 0) || !std::isfinite(s)) fail(n, fmt::format("its scale {} is not positive", s));
+    if (!(s > 0) || !(s < 1e30)) {
+      fail(n, fmt::format("its scale {} is not a positive float32", s));
+    }
     int32_t z = 0;
     bool u = false;
     if (n.input_size() > zp && !n.input(zp).empty()) {
@@ -464,6 +466,15 @@ class Importer {
     model_.layers.back().output_scale = scale;
     return Quant{f.network.layers.size(), scale, zp, view};
   }
+  // A requantization's real multiplier, which must be a positive finite number.
+  static double checked(const onnx::NodeProto& n, double real) {
+    if (!(real > 0.0) || !std::isfinite(real)) {
+      fail(n, fmt::format("its scales give the requantization multiplier {}, not a positive "
+                          "finite number",
+                          real));
+    }
+    return real;
+  }
   static int32_t clamp_q(double v, double scale, int32_t zp, bool low) {
     if (std::isinf(v)) return low ? -128 : 127;
     const double q = std::nearbyint(v / scale) + zp;
@@ -574,13 +585,15 @@ class Importer {
     for (int o = 0; o < k; ++o) {
       const double ws = w_scales.size() == 1 ? w_scales[0] : w_scales[static_cast<size_t>(o)];
       info.weight_scales.push_back(ws);
-      if (!(ws > 0)) fail(n, fmt::format("weight scale {} of channel {} is not positive", ws, o));
+      if (!(ws > 0) || !(ws < 1e30)) {
+        fail(n, fmt::format("weight scale {} of channel {} is not a positive float32", ws, o));
+      }
       // As TFLite: the product of the float scales in double.
       const double real = static_cast<double>(static_cast<float>(x.scale)) *
                           static_cast<double>(static_cast<float>(ws)) /
                           static_cast<double>(static_cast<float>(y_scale));
       Requant r;
-      quantize_multiplier(real, r.multiplier, r.shift);
+      quantize_multiplier(checked(n, real), r.multiplier, r.shift);
       r.zero_point = y_zp, r.act_min = act_min, r.act_max = act_max;
       cl.output.push_back(r);
       int64_t bias = 0;
@@ -588,12 +601,13 @@ class Importer {
         if (b->v.size() != static_cast<size_t>(k)) {
           fail(n, fmt::format("its bias has {} values for {} channels", b->v.size(), k));
         }
-        bias = b_float ? std::llround(b->v[static_cast<size_t>(o)] / (x.scale * ws))
-                       : static_cast<int64_t>(b->v[static_cast<size_t>(o)]);
-        if (bias < std::numeric_limits<int32_t>::min() ||
-            bias > std::numeric_limits<int32_t>::max()) {
+        const double bv = b_float ? std::nearbyint(b->v[static_cast<size_t>(o)] / (x.scale * ws))
+                                  : b->v[static_cast<size_t>(o)];
+        if (!std::isfinite(bv) || bv < std::numeric_limits<int32_t>::min() ||
+            bv > std::numeric_limits<int32_t>::max()) {
           fail(n, fmt::format("channel {}'s bias does not fit int32", o));
         }
+        bias = static_cast<int64_t>(bv);
       }
       cl.bias.push_back(static_cast<int32_t>(bias));
     }
@@ -630,8 +644,8 @@ class Importer {
     g.out = model_.file.network.shape_of(pooled.t);
     g.gain.input_zero_point = pooled.zp;
     Requant r;
-    quantize_multiplier(static_cast<double>(static_cast<float>(x.scale)) /
-                            static_cast<double>(static_cast<float>(y_scale)),
+    quantize_multiplier(checked(n, static_cast<double>(static_cast<float>(x.scale)) /
+                                       static_cast<double>(static_cast<float>(y_scale))),
                         r.multiplier, r.shift);
     r.zero_point = y_zp;
     r.act_min = g.act_min = clamp_q(lo, y_scale, y_zp, true);
@@ -651,10 +665,10 @@ class Importer {
     l.axis = golden::reference::ReduceAxis::kSpatial;
     l.reduce_input_zero_point = x.zp;
     Requant r;
-    quantize_multiplier(
-        static_cast<double>(static_cast<float>(x.scale)) /
-            (static_cast<double>(s.h) * s.w * static_cast<double>(static_cast<float>(y_scale))),
-        r.multiplier, r.shift);
+    quantize_multiplier(checked(n, static_cast<double>(static_cast<float>(x.scale)) /
+                                       (static_cast<double>(s.h) * s.w *
+                                        static_cast<double>(static_cast<float>(y_scale)))),
+                        r.multiplier, r.shift);
     r.zero_point = y_zp;
     r.act_min = l.act_min = clamp_q(lo, y_scale, y_zp, true);
     r.act_max = l.act_max = clamp_q(hi, y_scale, y_zp, false);
@@ -676,9 +690,10 @@ class Importer {
     p.left_shift = 20;
     // TFLite's ADD: both inputs scaled to twice the larger input scale.
     const double twice = 2 * std::max(a.scale, b.scale);
-    quantize_multiplier(a.scale / twice, p.a_multiplier, p.a_shift);
-    quantize_multiplier(b.scale / twice, p.b_multiplier, p.b_shift);
-    quantize_multiplier(twice / ((1 << 20) * y_scale), p.output.multiplier, p.output.shift);
+    quantize_multiplier(checked(n, a.scale / twice), p.a_multiplier, p.a_shift);
+    quantize_multiplier(checked(n, b.scale / twice), p.b_multiplier, p.b_shift);
+    quantize_multiplier(checked(n, twice / ((1 << 20) * y_scale)), p.output.multiplier,
+                        p.output.shift);
     p.output.zero_point = y_zp;
     p.output.act_min = l.act_min = clamp_q(lo, y_scale, y_zp, true);
     p.output.act_max = l.act_max = clamp_q(hi, y_scale, y_zp, false);
