@@ -30,6 +30,7 @@ python_packages=(
   numpy==2.4.6               # its arithmetic (pinned: the committed weights come from it)
   onnx==1.23.2               # the ONNX tests' models (onnx.helper) and conformance data
   onnxruntime==1.32.0        # the ONNX tests' reference: its static quantization and outputs
+  junitparser==5.0.3         # npugen regress's JUnit XML, read as CI systems read it
 )
 venv=${NPUGEN_VENV:-/opt/npugen/venv}
 

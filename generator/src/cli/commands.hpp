@@ -48,5 +48,7 @@ void add_schedule_command(CLI::App& app);
 void add_network_commands(CLI::App& app);
 /// npugen onnx-info.
 void add_onnx_command(CLI::App& app);
+/// npugen regress.
+void add_regress_command(CLI::App& app);
 
 }  // namespace npugen::cli

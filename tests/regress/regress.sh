@@ -1,0 +1,48 @@
+# npugen regress (issue 17, first part): a suite's tier in a local pool of 2, each design
+# generated and verilated once; results.json, junit.xml (read by junitparser, as CI systems
+# read JUnit XML) and the summary; a tier with a failing job exits 1, its failure in the XML
+# with the reproduce line, and --rerun-failed runs that job alone; bad suites exit 2 at their
+# line and write nothing.
+#   regress.sh NPUGEN SUITE PYTHON
+source "$(dirname "$0")/../scripts/common.sh"
+npugen=$1 suite=$2 python=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$npugen" regress "$suite" --jobs 2 -o "$work/smoke" > "$work/smoke.log" ||
+  fail "the smoke tier failed: $(cat "$work/smoke.log")"
+set +e
+"$npugen" regress "$suite" --tier broken --jobs 2 -o "$work/broken" > "$work/broken.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "the broken tier exited $status, not 1"
+"$npugen" regress "$suite" --tier broken --rerun-failed "$work/broken/results.json" \
+  -o "$work/rerun" > "$work/rerun.log" 2>&1 && fail "the rerun of the failure passed"
+"$python" - "$work" <<'PY' || fail "the reports are wrong"
+import json, sys
+from junitparser import JUnitXml
+work = sys.argv[1]
+smoke = json.load(open(f"{work}/smoke/results.json"))
+assert smoke["jobs_at_once"] == 2, smoke
+assert len(smoke["jobs"]) == 4 and all(j["status"] == "pass" for j in smoke["jobs"]), smoke
+assert all(j["cycles"] == 3000 and j["config_hash"] for j in smoke["jobs"]), smoke
+cases = [c for s in JUnitXml.fromfile(f"{work}/smoke/junit.xml") for c in s]
+assert len(cases) == 4 and all(c.is_passed for c in cases), cases
+broken = [c for s in JUnitXml.fromfile(f"{work}/broken/junit.xml") for c in s]
+failed = [c for c in broken if not c.is_passed]
+assert len(broken) == 2 and len(failed) == 1, broken
+assert "reproduce: npugen sim" in failed[0].result[0].text, failed[0].result[0].text
+rerun = json.load(open(f"{work}/rerun/results.json"))
+assert [j["block"] for j in rerun["jobs"]] == ["no_such_block"], rerun
+print(f"smoke: 4 jobs pass in {smoke['wall_seconds']:.1f} s at 2 at once; broken: 1 of 2 "
+      "fails, in the JUnit XML with its reproduce line; the rerun runs it alone")
+PY
+# Bad suites: an unknown key, a glob that matches nothing, a tier that does not exist.
+printf 'tiers:\n  smoke:\n    - {configs: x.yaml, blockz: [pe_array]}\n' > "$work/unknown.yaml"
+expect_refusal "$work/out" "$work/unknown.log" "unknown.yaml:3: error: unknown key 'blockz'" -- \
+  "$npugen" regress "$work/unknown.yaml" -o "$work/out"
+printf 'tiers:\n  smoke:\n    - {configs: "nothing_*.yaml", blocks: [pe_array]}\n' > "$work/glob.yaml"
+expect_refusal "$work/out" "$work/glob.log" "glob.yaml:3: error: 'nothing_*.yaml' matches no file" \
+  -- "$npugen" regress "$work/glob.yaml" -o "$work/out"
+expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has smoke, broken)" -- \
+  "$npugen" regress "$suite" --tier nightly -o "$work/out"
+echo "bad suites refused at their line"
