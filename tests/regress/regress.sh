@@ -45,4 +45,25 @@ expect_refusal "$work/out" "$work/glob.log" "glob.yaml:3: error: 'nothing_*.yaml
   -- "$npugen" regress "$work/glob.yaml" -o "$work/out"
 expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has smoke, broken)" -- \
   "$npugen" regress "$suite" --tier nightly -o "$work/out"
-echo "bad suites refused at their line"
+expect_refusal "$work/out" "$work/shard.log" "--shard 5/4: expected i/n with 1 <= i <= n" -- \
+  "$npugen" regress "$suite" --shard 5/4 -o "$work/out"
+echo "bad suites refused at their line, a shard 5/4 refused"
+# Two shards of the smoke tier and their merge: the same four jobs, each run once.
+for i in 1 2; do
+  "$npugen" regress "$suite" --shard "$i/2" --jobs 2 -o "$work/shard$i" > "$work/shard$i.log" ||
+    fail "shard $i/2 failed: $(cat "$work/shard$i.log")"
+done
+"$npugen" regress --merge "$work/shard1" "$work/shard2" -o "$work/merged" > "$work/merged.log" ||
+  fail "the merge failed: $(cat "$work/merged.log")"
+"$python" - "$work" <<'PY' || fail "the shards do not add up to the tier"
+import json, sys
+work = sys.argv[1]
+key = lambda j: (j["design"], j["block"], j["seed"])
+shards = [json.load(open(f"{work}/shard{i}/results.json"))["jobs"] for i in (1, 2)]
+merged = json.load(open(f"{work}/merged/results.json"))["jobs"]
+smoke = json.load(open(f"{work}/smoke/results.json"))["jobs"]
+assert len(shards[0]) == 2 and len(shards[1]) == 2, shards
+assert not set(map(key, shards[0])) & set(map(key, shards[1]))
+assert sorted(map(key, merged)) == sorted(map(key, smoke)), (merged, smoke)
+print("shards 1/2 and 2/2: two jobs each, merged into the tier's four")
+PY

@@ -220,17 +220,112 @@ std::string junit_xml(const std::string& suite, const std::vector<Result>& resul
   return out;
 }
 
+// results.json, junit.xml and summary.txt of `results`, written atomically to `dir`; the
+// summary printed.
+void write_reports(const fs::path& dir, const std::string& suite, const std::string& tier,
+                   unsigned pool, double wall, const std::vector<Result>& results) {
+  nlohmann::json records = nlohmann::json::array();
+  std::string table = fmt::format("{:<24} {:<10} {:>6} {:<8} {:>10} {:>12}\n", "design", "block",
+                                  "seed", "status", "cycles", "cycles/s");
+  size_t failures = 0;
+  for (const Result& r : results) {
+    const double rate = r.seconds > 0 ? static_cast<double>(r.cycles) / r.seconds : 0;
+    failures += r.status != "pass";
+    records.push_back({{"config", r.job.config},
+                       {"config_hash", r.config_hash},
+                       {"design", r.job.design},
+                       {"block", r.job.block},
+                       {"seed", r.job.seed},
+                       {"status", r.status},
+                       {"cycles", r.cycles},
+                       {"seconds", r.seconds},
+                       {"cycles_per_second", rate},
+                       {"message", r.message},
+                       {"reproduce", r.reproduce},
+                       {"log", r.log}});
+    table += fmt::format("{:<24} {:<10} {:>6} {:<8} {:>10} {:>12.0f}\n", r.job.design, r.job.block,
+                         r.job.seed, r.status, r.cycles, rate);
+  }
+  table += fmt::format("{} jobs, {} failed, {} at once, {:.1f} s\n", results.size(), failures, pool,
+                       wall);
+  util::FileMap files;
+  files[kRegressMarker] = "npugen regress output\n";
+  files["results.json"] = nlohmann::json{{"suite", suite},
+                                         {"tier", tier},
+                                         {"jobs_at_once", pool},
+                                         {"wall_seconds", wall},
+                                         {"jobs", records}}
+                              .dump(1) +
+                          "\n";
+  files["junit.xml"] = junit_xml(fs::path(suite).stem().string() + "." + tier, results);
+  files["summary.txt"] = table;
+  util::write_tree_atomically(dir, files, kRegressMarker, {});
+  std::printf("%s", table.c_str());
+}
+
+// The results of earlier runs (their results.json), joined: --merge.
+std::vector<Result> read_results(const std::vector<std::string>& dirs, std::string& suite,
+                                 std::string& tier, double& wall) {
+  std::vector<Result> out;
+  for (const std::string& d : dirs) {
+    const fs::path file = fs::path(d) / "results.json";
+    std::ifstream in(file);
+    nlohmann::json j;
+    try {
+      if (!in) throw std::runtime_error("cannot be read");
+      in >> j;
+      suite = j.at("suite").get<std::string>();
+      tier = j.at("tier").get<std::string>();
+      wall = std::max(wall, j.at("wall_seconds").get<double>());
+      for (const auto& r : j.at("jobs")) {
+        Result x;
+        x.job = {r.at("config"), r.at("block"), r.at("seed"), 0, r.at("design")};
+        x.status = r.at("status");
+        x.config_hash = r.at("config_hash");
+        x.message = r.at("message");
+        x.reproduce = r.at("reproduce");
+        x.log = r.at("log");
+        x.cycles = r.at("cycles");
+        x.seconds = r.at("seconds");
+        out.push_back(std::move(x));
+      }
+    } catch (const std::exception& e) {
+      throw CommandError(
+          kBadInput, fmt::format("{}: not npugen regress's results ({})", file.string(), e.what()));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Result& a, const Result& b) {
+    return std::tie(a.job.config, a.job.block, a.job.seed) <
+           std::tie(b.job.config, b.job.block, b.job.seed);
+  });
+  return out;
+}
+
+// "i/n" -> (i, n), 1 <= i <= n.
+std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
+  unsigned i = 0, n = 0;
+  char slash = 0, extra = 0;
+  std::istringstream in(text);
+  if (!(in >> i >> slash >> n) || slash != '/' || (in >> extra) || n == 0 || i == 0 || i > n) {
+    throw CommandError(kBadInput, fmt::format("--shard {}: expected i/n with 1 <= i <= n", text));
+  }
+  return {i, n};
+}
+
 }  // namespace
 
 void add_regress_command(CLI::App& app) {
-  static std::string suite, tier = "smoke", out, rerun;
+  static std::string suite, tier = "smoke", out, rerun, shard;
+  static std::vector<std::string> merge;
   static unsigned jobs_n = 0, timeout_s = 1800;
   auto* cmd = app.add_subcommand(
       "regress",
       "Run a suite's tier of co-simulation jobs (configurations x blocks x seeds) in a local "
       "pool, each design generated and verilated once; results.json, junit.xml and a summary "
       "(docs/regress.md). Exit status 1 when a job failed.");
-  cmd->add_option("SUITE", suite, "Suite file (YAML: tiers of entries)")->required();
+  cmd->add_option("SUITE", suite, "Suite file (YAML: tiers of entries)");
+  cmd->add_option("--shard", shard, "i/n: only every n-th job from the i-th (1-based)");
+  cmd->add_option("--merge", merge, "Join earlier runs' results (their folders) into one report");
   cmd->add_option("--tier", tier, "Tier to run")->capture_default_str();
   cmd->add_option("--jobs,-j", jobs_n, "Jobs at once (default: the cores)");
   cmd->add_option("-o,--out", out, "Output folder (default: generated/regress/<suite>)");
@@ -238,7 +333,26 @@ void add_regress_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--rerun-failed", rerun, "results.json of an earlier run: its failures only");
   cmd->callback([] {
+    if (!merge.empty()) {
+      if (out.empty()) throw CommandError(kBadInput, "--merge needs -o DIR");
+      std::string s, t;
+      double wall = 0;
+      const std::vector<Result> results = read_results(merge, s, t, wall);
+      write_reports(out, s, t, 0, wall, results);
+      const auto failed = std::count_if(results.begin(), results.end(),
+                                        [](const Result& r) { return r.status != "pass"; });
+      if (failed != 0)
+        throw CommandError(kSimulationFailed, fmt::format("{} job(s) failed", failed));
+      return;
+    }
+    if (suite.empty()) throw CommandError(kBadInput, "give a suite file (or --merge)");
+    const auto slice = shard.empty() ? std::pair<unsigned, unsigned>{1, 1} : parse_shard(shard);
     std::vector<Job> jobs = read_suite(suite, tier);
+    std::vector<Job> mine;
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      if (k % slice.second == slice.first - 1) mine.push_back(jobs[k]);
+    }
+    jobs = std::move(mine);
     if (!rerun.empty()) {
       std::ifstream in(rerun);
       nlohmann::json prior;
@@ -365,42 +479,7 @@ void add_regress_command(CLI::App& app) {
     if (terminal) std::printf("\n");
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // The reports, written atomically.
-    nlohmann::json records = nlohmann::json::array();
-    std::string table = fmt::format("{:<24} {:<10} {:>6} {:<8} {:>10} {:>12}\n", "design", "block",
-                                    "seed", "status", "cycles", "cycles/s");
-    for (const Result& r : results) {
-      const double rate = r.seconds > 0 ? static_cast<double>(r.cycles) / r.seconds : 0;
-      records.push_back({{"config", r.job.config},
-                         {"config_hash", r.config_hash},
-                         {"design", r.job.design},
-                         {"block", r.job.block},
-                         {"seed", r.job.seed},
-                         {"status", r.status},
-                         {"cycles", r.cycles},
-                         {"seconds", r.seconds},
-                         {"cycles_per_second", rate},
-                         {"message", r.message},
-                         {"reproduce", r.reproduce},
-                         {"log", r.log}});
-      table += fmt::format("{:<24} {:<10} {:>6} {:<8} {:>10} {:>12.0f}\n", r.job.design,
-                           r.job.block, r.job.seed, r.status, r.cycles, rate);
-    }
-    table += fmt::format("{} jobs, {} failed, {} at once, {:.1f} s\n", results.size(),
-                         failures.load(), pool, wall);
-    util::FileMap files;
-    files[kRegressMarker] = "npugen regress output\n";
-    files["results.json"] = nlohmann::json{{"suite", suite},
-                                           {"tier", tier},
-                                           {"jobs_at_once", pool},
-                                           {"wall_seconds", wall},
-                                           {"jobs", records}}
-                                .dump(1) +
-                            "\n";
-    files["junit.xml"] = junit_xml(fs::path(suite).stem().string() + "." + tier, results);
-    files["summary.txt"] = table;
-    util::write_tree_atomically(dir, files, kRegressMarker, {});
-    std::printf("%s", table.c_str());
+    write_reports(dir, suite, tier, pool, wall, results);
     std::printf("results: %s (logs and designs: %s)\n", dir.string().c_str(),
                 work.string().c_str());
     if (failures != 0)
