@@ -48,6 +48,21 @@ expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has sm
 expect_refusal "$work/out" "$work/shard.log" "--shard 5/4: expected i/n with 1 <= i <= n" -- \
   "$npugen" regress "$suite" --shard 5/4 -o "$work/out"
 echo "bad suites refused at their line, a shard 5/4 refused"
+# One random valid configuration (seed 3): generated, each enabled block linted and
+# co-simulated; the drawn file kept in the work folder.
+"$npugen" regress --random 1 --seed 3 --jobs 2 -o "$work/random" > "$work/random.log" ||
+  fail "the random configuration failed: $(cat "$work/random.log")"
+[ -f "$work/random.work/random/rand_3_0.yaml" ] || fail "the drawn configuration is not kept"
+"$python" - "$work" <<'PY' || fail "the random run's report is wrong"
+import json, sys
+jobs = json.load(open(f"{sys.argv[1]}/random/results.json"))["jobs"]
+lint = [j for j in jobs if j["lint"]]
+sims = [j for j in jobs if not j["lint"]]
+assert lint and len(lint) == len(sims), jobs
+assert {j["block"] for j in lint} == {j["block"] for j in sims}
+assert all(j["status"] == "pass" for j in jobs), jobs
+print(f"random configuration rand_3_0: {len(sims)} blocks linted and co-simulated")
+PY
 # Two shards of the smoke tier and their merge: the same four jobs, each run once.
 for i in 1 2; do
   "$npugen" regress "$suite" --shard "$i/2" --jobs 2 -o "$work/shard$i" > "$work/shard$i.log" ||

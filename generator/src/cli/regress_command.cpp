@@ -15,6 +15,8 @@
 #include <sstream>
 #include <thread>
 
+#include "blocks/block.hpp"
+#include "blocks/random_config.hpp"
 #include "cli/commands.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
@@ -31,6 +33,7 @@ struct Job {
   uint64_t seed = 1;
   uint64_t cycles = 0;  ///< 0: the configuration's
   std::string design;   ///< the design's folder name (the config file's stem)
+  bool lint = false;    ///< Verilator's lint of the block's RTL instead of a co-simulation
 };
 
 struct Result {
@@ -204,8 +207,10 @@ std::string junit_xml(const std::string& suite, const std::vector<Result>& resul
   out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
                      xml_escape(suite), results.size(), failures, seconds);
   for (const Result& r : results) {
-    out += fmt::format("    <testcase classname=\"{}.{}\" name=\"seed {}\" time=\"{:.3f}\"",
-                       xml_escape(r.job.design), xml_escape(r.job.block), r.job.seed, r.seconds);
+    out += fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\" time=\"{:.3f}\"",
+                       xml_escape(r.job.design), xml_escape(r.job.block),
+                       r.job.lint ? std::string("lint") : fmt::format("seed {}", r.job.seed),
+                       r.seconds);
     if (r.status == "pass") {
       out += "/>\n";
       continue;
@@ -236,6 +241,7 @@ void write_reports(const fs::path& dir, const std::string& suite, const std::str
                        {"design", r.job.design},
                        {"block", r.job.block},
                        {"seed", r.job.seed},
+                       {"lint", r.job.lint},
                        {"status", r.status},
                        {"cycles", r.cycles},
                        {"seconds", r.seconds},
@@ -244,7 +250,8 @@ void write_reports(const fs::path& dir, const std::string& suite, const std::str
                        {"reproduce", r.reproduce},
                        {"log", r.log}});
     table += fmt::format("{:<24} {:<10} {:>6} {:<8} {:>10} {:>12.0f}\n", r.job.design, r.job.block,
-                         r.job.seed, r.status, r.cycles, rate);
+                         r.job.lint ? std::string("lint") : std::to_string(r.job.seed), r.status,
+                         r.cycles, rate);
   }
   table += fmt::format("{} jobs, {} failed, {} at once, {:.1f} s\n", results.size(), failures, pool,
                        wall);
@@ -279,7 +286,8 @@ std::vector<Result> read_results(const std::vector<std::string>& dirs, std::stri
       wall = std::max(wall, j.at("wall_seconds").get<double>());
       for (const auto& r : j.at("jobs")) {
         Result x;
-        x.job = {r.at("config"), r.at("block"), r.at("seed"), 0, r.at("design")};
+        x.job = {r.at("config"), r.at("block"),         r.at("seed"), 0,
+                 r.at("design"), r.value("lint", false)};
         x.status = r.at("status");
         x.config_hash = r.at("config_hash");
         x.message = r.at("message");
@@ -301,6 +309,36 @@ std::vector<Result> read_results(const std::vector<std::string>& dirs, std::stri
   return out;
 }
 
+// A lint job: `verilator --lint-only -Wall -F` on the block's filelist (the design's
+// manifest names it); it passes when Verilator prints nothing.
+void lint(const Job& j, const fs::path& work, Result& r) {
+  const fs::path design = work / "designs" / j.design;
+  r.log = (work / "logs" / fmt::format("{}.{}.lint.log", j.design, j.block)).string();
+  std::string filelist;
+  try {
+    std::ifstream in(design / "manifest.json");
+    nlohmann::json m;
+    in >> m;
+    for (const auto& b : m.at("blocks")) {
+      if (b.at("block") == j.block)
+        filelist = (design / b.at("filelist").get<std::string>()).string();
+    }
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.message = fmt::format("{}: no manifest ({})", design.string(), e.what());
+    return;
+  }
+  r.reproduce = fmt::format("verilator --lint-only -Wall -F {}", filelist);
+  const auto s0 = std::chrono::steady_clock::now();
+  const int rc =
+      util::run_program({"verilator", "--lint-only", "-Wall", "-F", filelist}, fs::path(r.log));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+  std::string said = util::tail_of_file(r.log, 5);
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  r.status = rc == 0 && said.empty() ? "pass" : "fail";
+  if (r.status != "pass") r.message = fmt::format("lint (exit status {}): {}", rc, said);
+}
+
 // "i/n" -> (i, n), 1 <= i <= n.
 std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
   unsigned i = 0, n = 0;
@@ -316,6 +354,8 @@ std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
 
 void add_regress_command(CLI::App& app) {
   static std::string suite, tier = "smoke", out, rerun, shard;
+  static unsigned random_n = 0;
+  static uint64_t random_seed = 1;
   static std::vector<std::string> merge;
   static unsigned jobs_n = 0, timeout_s = 1800;
   auto* cmd = app.add_subcommand(
@@ -325,6 +365,10 @@ void add_regress_command(CLI::App& app) {
       "(docs/regress.md). Exit status 1 when a job failed.");
   cmd->add_option("SUITE", suite, "Suite file (YAML: tiers of entries)");
   cmd->add_option("--shard", shard, "i/n: only every n-th job from the i-th (1-based)");
+  cmd->add_option("--random", random_n,
+                  "Instead of a suite: N random valid configurations, each generated, linted "
+                  "and co-simulated in every block it enables");
+  cmd->add_option("--seed", random_seed, "Seed of --random's draw")->capture_default_str();
   cmd->add_option("--merge", merge, "Join earlier runs' results (their folders) into one report");
   cmd->add_option("--tier", tier, "Tier to run")->capture_default_str();
   cmd->add_option("--jobs,-j", jobs_n, "Jobs at once (default: the cores)");
@@ -345,9 +389,38 @@ void add_regress_command(CLI::App& app) {
         throw CommandError(kSimulationFailed, fmt::format("{} job(s) failed", failed));
       return;
     }
-    if (suite.empty()) throw CommandError(kBadInput, "give a suite file (or --merge)");
+    if (suite.empty() && random_n == 0) {
+      throw CommandError(kBadInput, "give a suite file (or --random N, or --merge)");
+    }
     const auto slice = shard.empty() ? std::pair<unsigned, unsigned>{1, 1} : parse_shard(shard);
-    std::vector<Job> jobs = read_suite(suite, tier);
+    std::vector<Job> jobs;
+    if (random_n != 0) {
+      // The draws, written into the work folder: a failing one is there with its seed.
+      if (!suite.empty()) throw CommandError(kBadInput, "--random takes no suite file");
+      suite = fmt::format("random_{}", random_seed);
+      tier = fmt::format("{} configurations", random_n);
+      const fs::path where =
+          (out.empty() ? fs::path("generated") / "regress" / suite : fs::path(out)).string() +
+          ".work";
+      fs::create_directories(where / "random");
+      std::mt19937_64 rng(random_seed);
+      for (unsigned k = 0; k < random_n; ++k) {
+        const std::string name = fmt::format("rand_{}_{}", random_seed, k);
+        const auto drawn = blocks::random_config(rng, name);
+        const fs::path file = where / "random" / (name + ".yaml");
+        util::write_file_atomically(
+            file, fmt::format("# npugen random configuration: seed {}, draw {}\n{}", random_seed, k,
+                              drawn.yaml));
+        const auto loaded = blocks::load_config_text(drawn.yaml, file.string());
+        if (!loaded.config) throw CommandError(kToolFailed, file.string() + ": drawn invalid");
+        for (const auto* b : blocks::generated(*loaded.config)) {
+          jobs.push_back({file.string(), std::string(b->name()), 0, 0, name, true});
+          jobs.push_back({file.string(), std::string(b->name()), 1, 0, name, false});
+        }
+      }
+    } else {
+      jobs = read_suite(suite, tier);
+    }
     std::vector<Job> mine;
     for (size_t k = 0; k < jobs.size(); ++k) {
       if (k % slice.second == slice.first - 1) mine.push_back(jobs[k]);
@@ -403,6 +476,12 @@ void add_regress_command(CLI::App& app) {
           const Job& j = jobs[i];
           Result& r = results[i];
           r.job = j;
+          if (j.lint) {  // Verilator -Wall on the block's filelist: no output at all
+            lint(j, work, r);
+            failures += r.status != "pass";
+            ++done;
+            continue;
+          }
           const std::string name = fmt::format("{}.{}.seed{}", j.design, j.block, j.seed);
           const fs::path summary = work / "logs" / (name + ".json");
           r.log = (work / "logs" / (name + ".log")).string();
