@@ -16,6 +16,7 @@
 // run file; --results FILE receives every layer's tensor and the cycle it finished.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -486,19 +487,27 @@ class NpuBench {
     return delta;
   }
 
+  // The register writes of the descriptor at words [first, end): (register, value).
+  static std::vector<std::pair<uint32_t, uint32_t>> registers(const std::vector<uint32_t>& words,
+                                                              size_t first, size_t end) {
+    namespace td = task_desc;
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (size_t w = first + td::kHeaderWords; w < end;) {
+      const uint32_t reg = words[w] & 0xffffU, n = (words[w] >> td::kGroupCountShift) & 0xffU;
+      for (uint32_t k = 0; k < n && w + 1 + k < end; ++k)
+        out.emplace_back(reg + k, words[w + 1 + k]);
+      w += 1 + n;
+    }
+    return out;
+  }
+
   // The rows the program's descriptors have the DMA load (DMA_ROWS of their loads of rows).
   static uint64_t dma_rows(const Program& p) {
-    namespace td = task_desc;
     uint64_t rows = 0;
     for (const uint64_t first : p.descriptors) {
-      const uint32_t length = p.memory.at(first + 1) & 0xffffU;
-      for (uint64_t w = first + td::kHeaderWords; w < first + length;) {
-        const uint32_t reg = p.memory[w] & 0xffffU,
-                       n = (p.memory[w] >> td::kGroupCountShift) & 0xffU;
-        for (uint32_t k = 0; k < n && w + 1 + k < first + length; ++k) {
-          if (reg + k == td::kRegDmaRows) rows += p.memory[w + 1 + k];
-        }
-        w += 1 + n;
+      const uint64_t end = first + (p.memory.at(first + 1) & 0xffffU);
+      for (const auto& [reg, value] : registers(p.memory, first, end)) {
+        if (reg == task_desc::kRegDmaRows) rows += value;
       }
     }
     return rows;
@@ -506,13 +515,9 @@ class NpuBench {
 
   // Whether a descriptor (its words) writes an engine register.
   static bool engine_writes(const std::vector<uint32_t>& d) {
-    namespace td = task_desc;
-    for (size_t w = td::kHeaderWords; w < d.size();) {
-      const uint32_t reg = d[w] & 0xffffU, n = (d[w] >> td::kGroupCountShift) & 0xffU;
-      if (n != 0 && reg + n > npu_csr::kDescSequencer) return true;
-      w += 1 + n;
-    }
-    return false;
+    const auto regs = registers(d, 0, d.size());
+    return std::any_of(regs.begin(), regs.end(),
+                       [](const auto& r) { return r.first >= npu_csr::kDescSequencer; });
   }
 
   static uint64_t add_junk_groups(Program& p, std::mt19937_64& rng) {

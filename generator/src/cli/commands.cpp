@@ -13,6 +13,12 @@ namespace fs = std::filesystem;
 
 namespace npugen::cli {
 
+void refuse(const config::Diagnostics& diagnostics, const std::string& file) {
+  for (const auto& d : diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
+  throw CommandError(kBadInput,
+                     fmt::format("{} error(s) in {}", config::error_count(diagnostics), file));
+}
+
 elab::Design load_design(const fs::path& config_file) {
   const config::LoadResult result = blocks::load_config(config_file);
   if (!result.config) {

@@ -29,6 +29,10 @@ struct CommandError : std::runtime_error {
 /// and throws CommandError(kBadInput).
 elab::Design load_design(const std::filesystem::path& config_file);
 
+/// Prints a reader's diagnostics to stderr and throws CommandError(kBadInput) naming how
+/// many errors `file` has.
+[[noreturn]] void refuse(const config::Diagnostics& diagnostics, const std::string& file);
+
 /// Output folder: the one given, or generated/<design name>.
 std::filesystem::path output_dir(const elab::Design& design, const std::string& given);
 

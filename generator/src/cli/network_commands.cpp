@@ -47,22 +47,14 @@ std::optional<net::OnnxModel> g_onnx;
 
 net::NetworkFile read_onnx(const std::string& file) {
   net::OnnxResult r = net::read_onnx_file(file);
-  if (!r.model) {
-    for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-    throw CommandError(kBadInput,
-                       fmt::format("{} error(s) in {}", config::error_count(r.diagnostics), file));
-  }
+  if (!r.model) refuse(r.diagnostics, file);
   g_onnx = std::move(r.model);
   return g_onnx->file;
 }
 
 net::NetworkFile read_network(const std::string& file) {
   net::NetworkResult r = net::read_network_file(file);
-  if (!r.file) {
-    for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-    throw CommandError(kBadInput,
-                       fmt::format("{} error(s) in {}", config::error_count(r.diagnostics), file));
-  }
+  if (!r.file) refuse(r.diagnostics, file);
   if (!r.file->network.has_arithmetic) {
     throw CommandError(kBadInput,
                        fmt::format("{}: the network has no weights (a shape-only network "

@@ -19,11 +19,7 @@ void add_onnx_command(CLI::App& app) {
   cmd->add_option("MODEL", model, "ONNX model (.onnx)")->required();
   cmd->callback([] {
     net::OnnxResult r = net::read_onnx_file(model);
-    if (!r.model) {
-      for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.format().c_str());
-      throw CommandError(
-          kBadInput, fmt::format("{} error(s) in {}", config::error_count(r.diagnostics), model));
-    }
+    if (!r.model) refuse(r.diagnostics, model);
     const net::OnnxModel& m = *r.model;
     const golden::net::Network& n = m.file.network;
     auto edge = [](const net::OnnxEdge& e) {

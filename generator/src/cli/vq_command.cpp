@@ -23,7 +23,6 @@ namespace {
 using golden::WeightFormat;
 using golden::WeightKind;
 
-
 CommandError bad(const std::string& file, const std::string& problem) {
   return CommandError(kBadInput, fmt::format("{}: {}; nothing was written", file, problem));
 }
@@ -294,8 +293,9 @@ void decode(const DecodeOptions& o) {
                                       VqParams::kMinRows));
   }
   if (!golden::is_power_of_two(m) || m > VqParams::kMaxRowWeights) {
-    throw bad(o.codebook, fmt::format("has vectors of {} weights; m must be a power of two up to {}",
-                                      m, VqParams::kMaxRowWeights));
+    throw bad(o.codebook,
+              fmt::format("has vectors of {} weights; m must be a power of two up to {}", m,
+                          VqParams::kMaxRowWeights));
   }
   WeightFormat format;
   if (!o.format.empty()) {

@@ -159,7 +159,7 @@ struct Pending {
   Quant x, y;                             ///< inputs (y: add's second)
   std::shared_ptr<Data> w, b;             ///< conv, fc: integer weights and bias (or float)
   std::vector<double> w_scales;
-  std::vector<int64_t> w_zps_;
+  std::vector<int64_t> w_zps;
   bool b_float = false;
   PoolWindow win;
   bool global = false;           ///< a global average pool (reduce_sum over H x W)
@@ -182,7 +182,7 @@ struct Value {
 
 class Importer {
  public:
-  Importer(const onnx::ModelProto& m, const std::string& file) : m_(m), file_(file) {}
+  explicit Importer(const onnx::ModelProto& m) : m_(m) {}
 
   OnnxModel run() {
     const onnx::GraphProto& g = m_.graph();
@@ -487,7 +487,6 @@ class Importer {
                const std::vector<int64_t>& w_zps, const Data* b, bool b_float, double y_scale,
                int32_t y_zp, double lo, double hi, bool transpose_w, const PoolWindow* win) {
     const gn::Shape s = model_.file.network.shape_of(x.t);
-    const bool u8 = w.is_uint8();
     if (w.type != onnx::TensorProto::INT8 && w.type != onnx::TensorProto::UINT8) {
       fail(n, fmt::format("its weights are of ONNX data type {}, not int8 (npugen needs int8 "
                           "weights)",
@@ -508,7 +507,6 @@ class Importer {
     };
     int k = 0, kh = 1, kw = 1, c = s.c;
     std::vector<int8_t> weights;
-    (void)u8;
     auto wv = [&](size_t i, size_t o) {
       const double v = w.v[i] - static_cast<double>(zp_of(o));
       if (v < -128 || v > 127) {
@@ -968,7 +966,7 @@ class Importer {
       case Pending::kConv:
       case Pending::kFc: {
         set(n, quant_value(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales,
-                                  p.w_zps_, p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
+                                  p.w_zps, p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
                                   p.op == Pending::kConv ? &p.win : nullptr)));
         break;
       }
@@ -1038,7 +1036,7 @@ class Importer {
            "its weights are not the DequantizeLinear of int8 constants (float weights are not "
            "mapped: quantize the model)");
     }
-    q.w = w.data, q.w_scales = w.scales, q.w_zps_ = w.zps;
+    q.w = w.data, q.w_scales = w.scales, q.w_zps = w.zps;
     if (n.input_size() > 2 && !n.input(2).empty()) {
       const Value& b = in(n, 2);
       if (b.kind == Value::kDeqConst) {
@@ -1157,7 +1155,6 @@ class Importer {
   }
 
   const onnx::ModelProto& m_;
-  std::string file_;
   OnnxModel model_;
   std::map<std::string, Value> values_;
   std::map<std::string, int> consumers_;
@@ -1203,7 +1200,7 @@ OnnxResult read_onnx_bytes(const std::string& bytes, const std::string& display_
   }
   if (!m.has_graph() || m.graph().node_size() == 0) return error("", "the model has no graph");
   try {
-    r.model = Importer(m, display_name).run();
+    r.model = Importer(m).run();
   } catch (const Failure& f) {
     return error(f.where, f.message);
   }

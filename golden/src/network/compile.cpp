@@ -967,8 +967,6 @@ class Compiler {
                                  "(planar.modes)",
                                  planar_op_name(op)));
     }
-    const uint64_t act = d_.act_words();
-    auto planar_addr = [&](const ProgramTensor& t) { return t.buf * act + t.base; };
     PlanarTask t;
     t.op = op;
     t.height = static_cast<unsigned>(x.h), t.width = static_cast<unsigned>(x.w);
@@ -976,7 +974,7 @@ class Compiler {
     t.in_pixel_stride = t.channel_words(lanes);
     t.in_row_stride = t.in_pixel_stride * t.width;
     t.in_image_stride = t.in_row_stride * t.height;
-    t.a_base = planar_addr(x);
+    t.a_base = planar_address(x.buf, x.base);
     t.act_min = l.act_min, t.act_max = l.act_max;
     std::vector<PlanarGain> gains;
     auto one_output = [&](const std::vector<Requant>& out, const char* what, bool scale) {
@@ -1012,7 +1010,7 @@ class Compiler {
                                      x.h, x.w, x.c));
         }
         const reference::AddParams& a = l.add;
-        t.b_base = planar_addr(y);
+        t.b_base = planar_address(y.buf, y.base);
         t.a_zero_point = a.a_zero_point, t.b_zero_point = a.b_zero_point;
         t.left_shift = static_cast<unsigned>(std::max(a.left_shift, 0));
         t.a_multiplier = a.a_multiplier, t.b_multiplier = a.b_multiplier;
@@ -1068,7 +1066,7 @@ class Compiler {
         x.mem || out.mem || (l.op == net::Op::kAdd && l.inputs.size() > 1 && at_[l.inputs[1]].mem);
     if (banded) input_to_memory(x, l.inputs[0]);
     output_area(i, out);
-    t.out_base = planar_addr(out);
+    t.out_base = planar_address(out.buf, out.base);
     t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;
     t.out_row_stride = t.out_pixel_stride * t.out_width();
     t.out_image_stride = t.out_row_stride * t.out_height();
@@ -1135,7 +1133,7 @@ class Compiler {
 
   // Task-region field r (and r + 1: its words) for tensor t, in planar-engine addresses.
   void region(unsigned r, const ProgramTensor& t) {
-    task_.region[r] = t.buf * d_.act_words() + t.base;
+    task_.region[r] = planar_address(t.buf, t.base);
     task_.region[r + 1] = t.words(d_.lanes());
   }
 
