@@ -19,6 +19,8 @@ packages=(
   clang-14 libclang-rt-14-dev               # fuzz targets (libFuzzer, sanitizers)
   opensta qflow-tech-osu018                 # static timing of the SDC (OSU 0.18 um cells)
   python3-venv                              # the checks' Python environment
+  slurm-wlm munge                           # npugen regress --slurm, submitted to a one-node Slurm
+  chromium                                  # the HTML reports, rendered headless
 )
 # Pinned, so that a check's verdict does not change under the suite's feet.
 python_packages=(

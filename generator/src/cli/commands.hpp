@@ -54,5 +54,6 @@ void add_network_commands(CLI::App& app);
 void add_onnx_command(CLI::App& app);
 /// npugen regress.
 void add_regress_command(CLI::App& app);
+void add_explore_command(CLI::App& app);
 
 }  // namespace npugen::cli

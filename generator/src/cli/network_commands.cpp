@@ -13,6 +13,7 @@
 #include "blocks/npu/npu.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
+#include "explore/network_cost.hpp"
 #include "net/network_file.hpp"
 #include "net/onnx_reader.hpp"
 #include "npugen/golden/network/reference.hpp"
@@ -63,6 +64,34 @@ net::NetworkFile read_network(const std::string& file) {
                                    file));
   }
   return std::move(*r.file);
+}
+
+// The zero weights of a [K][taps] weight matrix in a grid of at most 16 x 32 cells (filters
+// down, taps across), each the zero fraction of its block: the zero-skipping array's
+// opportunity, as the HTML report draws it.
+struct SparsityMap {
+  size_t rows = 0, cols = 0;
+  std::vector<double> values;
+  double zero_fraction = 0;
+};
+SparsityMap sparsity_map(const std::vector<int8_t>& w, size_t filters) {
+  SparsityMap m;
+  const size_t taps = w.size() / filters;
+  m.rows = std::min<size_t>(16, filters);
+  m.cols = std::min<size_t>(32, std::max<size_t>(1, taps));
+  std::vector<size_t> zeros(m.rows * m.cols, 0), all(m.rows * m.cols, 0);
+  size_t total = 0;
+  for (size_t k = 0; k < filters; ++k) {
+    for (size_t t = 0; t < taps; ++t) {
+      const size_t cell = k * m.rows / filters * m.cols + t * m.cols / taps;
+      const bool zero = w[k * taps + t] == 0;
+      zeros[cell] += zero, ++all[cell], total += zero;
+    }
+  }
+  for (size_t c = 0; c < zeros.size(); ++c)
+    m.values.push_back(all[c] ? static_cast<double>(zeros[c]) / static_cast<double>(all[c]) : 0);
+  m.zero_fraction = w.empty() ? 0 : static_cast<double>(total) / static_cast<double>(w.size());
+  return m;
 }
 
 golden::Sequencing sequencing_of(const std::string& name) {
@@ -436,17 +465,7 @@ void add_network_commands(CLI::App& app) {
     }
     // Images go in batches of the most that fit the buffers (and the engines' batch maxima);
     // one image at a time, in row bands, when even one does not fit.
-    const int most = static_cast<int>(std::min(d.seq.agu.max_batch, d.planar.max_batch));
-    int batch = std::min(run.input.n, most);
-    golden::CompileOptions in_buffers = compile_options(r);
-    in_buffers.row_bands = false;
-    for (; batch > 1; --batch) {
-      try {
-        (void)golden::compile_network(d, f.network, batch, in_buffers);
-        break;
-      } catch (const golden::CompileError&) {
-      }
-    }
+    const int batch = explore::largest_batch(d, f.network, run.input.n, compile_options(r));
     const golden::Program first = compile(d, f, source, batch, compile_options(r));
     const auto t0 = std::chrono::steady_clock::now();
     auto tensors = golden::reference::run_network(f.network, run.input);
@@ -573,6 +592,20 @@ void add_network_commands(CLI::App& app) {
     // The files: every layer's tensor, the output, stats.json.
     util::FileMap files;
     files[kRunMarker] = "npugen run output\n";
+    // When each layer of the first batch could start: its inputs done and its engine free
+    // (with host sequencing, the layer before it done): the Gantt chart's bars of the HTML
+    // report run from here to its completion marker.
+    auto ready_at = [&](size_t i) {
+      uint64_t t = 0;
+      for (const size_t in : f.network.layers[i].inputs) {
+        if (in > 0) t = std::max(t, first_finish[in - 1]);
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (r.sequencing == "host" || p.layers[j].neural == p.layers[i].neural)
+          t = std::max(t, first_finish[j]);
+      }
+      return std::min(t, first_finish[i]);
+    };
     nlohmann::json layers = nlohmann::json::array();
     uint64_t last = 0, total_macs = 0;
     const double macs_per_cycle = static_cast<double>(d.seq.tiles()) * d.lanes();
@@ -601,7 +634,16 @@ void add_network_commands(CLI::App& app) {
            {"array", array_name(pl)},
            {"zs_steps_per_pixel", pl.zs_steps},
            {"output_words_per_batch", pl.out.words(d.lanes())},
-           {"first_batch_finished_at", first_finish[i]}});
+           {"first_batch_finished_at", first_finish[i]},
+           {"first_batch_ready_at", ready_at(i)}});
+      const auto& weights = f.network.layers[i].conv.weights;
+      if (golden::net::is_neural(pl.op) && !weights.empty()) {
+        const int k = std::max(1, f.network.layers[i].conv.filters);
+        const auto map = sparsity_map(weights, static_cast<size_t>(k));
+        layers.back()["weight_zero_fraction"] = map.zero_fraction;
+        layers.back()["sparsity_map"] = {
+            {"rows", map.rows}, {"cols", map.cols}, {"values", map.values}};
+      }
     }
     if (!res.layers.empty()) {
       const golden::ProgramLayer& pl = p.layers.back();

@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "npugen/golden/tasks/analysis.hpp"
 #include "npugen/golden/tasks/system.hpp"
+#include "report/svg.hpp"
 #include "sched/network.hpp"
 #include "sched/task_file.hpp"
 #include "util/output_tree.hpp"
@@ -46,69 +47,24 @@ struct Report {
   }
 };
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string gantt_svg(const Report& r, const golden::TaskParams& p, const std::string& title) {
-  const unsigned ne = p.neural_engines, pe = p.planar_engines;
-  const unsigned rows = ne + pe;
-  const double left = 90, width = 1100, row_h = 34, top = 40;
-  const double span = static_cast<double>(std::max<uint64_t>(r.run.makespan, 1));
-  const double height = top + rows * row_h + 50;
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" "
-      "font-family=\"sans-serif\" font-size=\"11\">\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      "<text x=\"{:.0f}\" y=\"20\" font-size=\"14\">{}: makespan {} cycles, serial {}, lower "
-      "bound {}</text>\n",
-      left + width + 20, height, left, xml_escape(title), r.run.makespan, r.serial.makespan,
-      r.bounds.lower_bound);
-  for (unsigned row = 0; row < rows; ++row) {
-    const double y = top + row * row_h;
-    s += fmt::format("<text x=\"8\" y=\"{:.0f}\">{} {}</text>\n", y + row_h / 2 + 4,
-                     row < ne ? "neural" : "planar", row < ne ? row : row - ne);
-    s += fmt::format(
-        "<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#ddd\"/>\n", left,
-        y + row_h, left + width, y + row_h);
-  }
+  std::vector<std::string> rows;
+  for (unsigned e = 0; e < p.neural_engines; ++e) rows.push_back(fmt::format("neural {}", e));
+  for (unsigned e = 0; e < p.planar_engines; ++e) rows.push_back(fmt::format("planar {}", e));
+  std::vector<report::GanttBar> bars;
   for (size_t i = 0; i < r.tasks.size(); ++i) {
     const golden::Task& t = r.tasks[i];
     const golden::TaskTiming& tm = r.run.timing[i];
     const bool neural = t.kind() == golden::EngineKind::kNeural;
-    const unsigned row = neural ? tm.engine : ne + tm.engine;
-    const double x = left + width * static_cast<double>(tm.start) / span;
-    const double w = std::max(1.0, width * static_cast<double>(tm.end - tm.start) / span);
-    const double y = top + row * row_h + 4;
-    s += fmt::format(
-        "<rect x=\"{:.1f}\" y=\"{:.0f}\" width=\"{:.1f}\" height=\"{:.0f}\" fill=\"{}\" "
-        "stroke=\"#333\" stroke-width=\"0.5\"><title>{} ({}): cycles {} to {}</title></rect>\n",
-        x, y, w, row_h - 8, neural ? "#7aa6d8" : "#f0b35e", xml_escape(t.name),
-        golden::op_name(t.op), tm.start, tm.end);
-    if (w > 7.0 * static_cast<double>(t.name.size())) {
-      s += fmt::format("<text x=\"{:.1f}\" y=\"{:.0f}\">{}</text>\n", x + 3, y + row_h / 2 + 1,
-                       xml_escape(t.name));
-    }
+    bars.push_back({neural ? tm.engine : p.neural_engines + tm.engine, tm.start, tm.end, t.name,
+                    fmt::format("{} ({}): cycles {} to {}", t.name, golden::op_name(t.op),
+                                tm.start, tm.end),
+                    !neural});
   }
-  const double axis_y = top + rows * row_h + 16;
-  for (int k = 0; k <= 10; ++k) {
-    const double x = left + width * k / 10.0;
-    s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">{:.0f}</text>\n", x,
-                     axis_y, span * k / 10.0);
-  }
-  s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">cycle</text>\n</svg>\n", left, axis_y + 18);
-  return s;
+  return report::gantt_chart(fmt::format("{}: makespan {} cycles, serial {}, lower bound {}",
+                                         title, r.run.makespan, r.serial.makespan,
+                                         r.bounds.lower_bound),
+                             rows, bars, r.run.makespan);
 }
 
 nlohmann::json report_json(const Report& r, const golden::TaskParams& p) {

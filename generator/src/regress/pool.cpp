@@ -1,0 +1,219 @@
+#include "regress/pool.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "util/process.hpp"
+
+namespace npugen::regress {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string last_lines(const std::string& log, int n) {
+  std::string s = util::tail_of_file(log, n);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+nlohmann::json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return nullptr;
+  try {
+    nlohmann::json j;
+    in >> j;
+    return j;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// The status of a child that ended with `rc` and did not say it passed.
+void classify_exit(int rc, unsigned timeout_seconds, const std::string& log, Result& r) {
+  if (rc == 124 || rc == 137) {
+    r.status = "timeout";
+    r.message = fmt::format("killed after {} s", timeout_seconds);
+  } else {  // refused its input (2), or crashed (a signal, an abort)
+    r.status = rc == 2 ? "error" : rc == 1 ? "fail" : "crash";
+    r.message = fmt::format("exit status {}: {}", rc, last_lines(log, 3));
+  }
+}
+
+// verilator --lint-only -Wall on the block's filelist (the design's manifest names it); it
+// passes when Verilator prints nothing.
+void lint(const Job& j, const fs::path& design, Result& r) {
+  std::string filelist;
+  const nlohmann::json m = read_json(design / "manifest.json");
+  if (m.is_object()) {
+    r.config_hash = m.value("config_hash", "");
+    for (const auto& b : m.value("blocks", nlohmann::json::array())) {
+      if (b.value("block", "") == j.block)
+        filelist = (design / b.value("filelist", "")).string();
+    }
+  }
+  if (filelist.empty()) {
+    r.status = "error";
+    r.message = fmt::format("{}: the manifest names no filelist of block {}", design.string(),
+                            j.block);
+    return;
+  }
+  r.reproduce = fmt::format("verilator --lint-only -Wall -F {}", filelist);
+  const auto s0 = Clock::now();
+  const int rc =
+      util::run_program({"verilator", "--lint-only", "-Wall", "-F", filelist}, fs::path(r.log));
+  r.seconds = since(s0);
+  const std::string said = last_lines(r.log, 5);
+  r.status = rc == 0 && said.empty() ? "pass" : "fail";
+  if (!r.passed()) r.message = fmt::format("lint (exit status {}): {}", rc, said);
+}
+
+void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
+  const fs::path summary = o.work / "logs" / (j.name() + ".json");
+  r.details = summary.string();
+  std::vector<std::string> argv = {"timeout", "--kill-after=10", std::to_string(o.timeout_seconds),
+                                   o.npugen,  "sim",             j.config,
+                                   "-o",      design.string(),   "--block",
+                                   j.block,   "--seed",          std::to_string(j.seed),
+                                   "--summary", summary.string()};
+  if (j.cycles != 0) argv.insert(argv.end(), {"--cycles", std::to_string(j.cycles)});
+  r.reproduce = fmt::format("npugen sim {} --block {} --seed {}{}", j.config, j.block, j.seed,
+                            j.cycles ? fmt::format(" --cycles {}", j.cycles) : "");
+  fs::remove(summary);
+  const auto s0 = Clock::now();
+  const int rc = util::run_program(argv, fs::path(r.log));
+  r.seconds = since(s0);
+  const nlohmann::json s = read_json(summary);
+  if (s.is_object()) {
+    r.cycles = s.value("cycles", uint64_t{0});
+    r.config_hash = s.value("config_hash", "");
+    if (!s.value("reproduce", std::string()).empty()) r.reproduce = s["reproduce"];
+  }
+  if (rc == 0 && s.is_object() && s.value("status", "") == "pass") {
+    r.status = "pass";
+  } else if (s.is_object() && rc != 124 && rc != 137) {
+    r.status = "fail";
+    r.message = fmt::format("{} (exit status {})", s.value("status", "?"), rc);
+  } else {
+    classify_exit(rc, o.timeout_seconds, r.log, r);
+    if (!s.is_object() && r.status == "fail") r.status = "crash";  // no summary
+  }
+}
+
+void network(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
+  const fs::path out = o.work / "runs" / j.name();
+  r.details = (out / "stats.json").string();
+  std::vector<std::string> argv = {"timeout",   "--kill-after=10", std::to_string(o.timeout_seconds),
+                                   o.npugen,    "run",             j.config,
+                                   "--network", j.network,         "--input",
+                                   j.input,     "--design",        design.string(),
+                                   "--out",     out.string()};
+  r.reproduce =
+      fmt::format("npugen run {} --network {} --input {}", j.config, j.network, j.input);
+  if (!j.labels.empty()) {
+    argv.insert(argv.end(), {"--labels", j.labels});
+    r.reproduce += " --labels " + j.labels;
+  }
+  fs::remove(r.details);
+  const auto s0 = Clock::now();
+  const int rc = util::run_program(argv, fs::path(r.log));
+  r.seconds = since(s0);
+  const nlohmann::json stats = read_json(r.details);
+  const nlohmann::json m = read_json(design / "manifest.json");
+  if (m.is_object()) r.config_hash = m.value("config_hash", "");
+  if (stats.is_object() && stats.contains("total"))
+    r.cycles = stats["total"].value("cycles", uint64_t{0});
+  if (rc == 0 && stats.is_object()) {
+    r.status = "pass";
+  } else {
+    classify_exit(rc == 0 ? 1 : rc, o.timeout_seconds, r.log, r);
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<size_t>> job_groups(const std::vector<Job>& jobs) {
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < jobs.size(); ++i) groups[{jobs[i].design, jobs[i].block}].push_back(i);
+  std::vector<std::vector<size_t>> out;
+  for (auto& [key, list] : groups) out.push_back(std::move(list));
+  // The longest groups first, so that the pool does not end on one long group alone.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  return out;
+}
+
+std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o) {
+  fs::create_directories(o.work / "logs");
+  std::vector<Result> results(jobs.size());
+  // Each design generated once (its co-simulation project holds the verilated builds).
+  std::map<std::string, std::string> broken;  // design -> why it did not generate
+  std::set<std::string> generated;
+  for (const Job& j : jobs) {
+    if (!generated.insert(j.design).second) continue;
+    const fs::path log = o.work / "logs" / (j.design + ".generate.log");
+    const int rc = util::run_program(
+        {o.npugen, "generate", j.config, "-o", (o.work / "designs" / j.design).string()}, log);
+    if (rc != 0) broken[j.design] = fmt::format("npugen generate: {}", last_lines(log.string(), 3));
+  }
+  const auto groups = job_groups(jobs);
+  std::atomic<size_t> next{0}, done{0}, failures{0};
+  std::mutex print;
+  const auto t0 = Clock::now();
+  auto worker = [&] {
+    for (size_t g; (g = next++) < groups.size();) {
+      for (const size_t i : groups[g]) {
+        const Job& j = jobs[i];
+        Result& r = results[i];
+        r.job = j;
+        r.log = (o.work / "logs" / (j.name() + ".log")).string();
+        const fs::path design = o.work / "designs" / j.design;
+        if (const auto b = broken.find(j.design); b != broken.end()) {
+          r.status = "error";
+          r.message = b->second;
+          r.log = (o.work / "logs" / (j.design + ".generate.log")).string();
+          r.reproduce = fmt::format("npugen generate {}", j.config);
+        } else if (j.kind == JobKind::kLint) {
+          lint(j, design, r);
+        } else if (j.kind == JobKind::kNetwork) {
+          network(j, design, o, r);
+        } else {
+          sim(j, design, o, r);
+        }
+        failures += !r.passed();
+        const size_t d = ++done;
+        if (o.progress) {
+          const double eta = since(t0) / static_cast<double>(d) * static_cast<double>(jobs.size() - d);
+          const std::lock_guard<std::mutex> lock(print);
+          std::printf("\r[%-30s] %zu/%zu done, %zu failed, ETA %.0f s ",
+                      std::string(30 * d / jobs.size(), '#').c_str(), d, jobs.size(),
+                      failures.load(), eta);
+          std::fflush(stdout);
+        }
+      }
+    }
+  };
+  const unsigned pool =
+      std::max(1U, std::min<unsigned>(o.jobs, static_cast<unsigned>(groups.size())));
+  std::vector<std::thread> threads;
+  for (unsigned k = 0; k < pool; ++k) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (o.progress) std::printf("\n");
+  return results;
+}
+
+}  // namespace npugen::regress

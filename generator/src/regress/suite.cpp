@@ -1,0 +1,256 @@
+#include "regress/suite.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace npugen::regress {
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void bad(const std::string& file, const YAML::Node& at, const std::string& what) {
+  const std::string m = fmt::format("{}:{}: error: {}", file, at.Mark().line + 1, what);
+  std::fprintf(stderr, "%s\n", m.c_str());
+  throw SuiteError(m);
+}
+
+bool wildcard(const std::string& name, const std::string& p) {
+  size_t n = 0, q = 0, star = std::string::npos, back = 0;
+  while (n < name.size()) {
+    if (q < p.size() && (p[q] == '?' || p[q] == name[n])) {
+      ++n, ++q;
+    } else if (q < p.size() && p[q] == '*') {
+      star = q++, back = n;
+    } else if (star != std::string::npos) {
+      q = star + 1, n = ++back;
+    } else {
+      return false;
+    }
+  }
+  while (q < p.size() && p[q] == '*') ++q;
+  return q == p.size();
+}
+
+std::vector<std::string> strings(const std::string& file, const YAML::Node& n,
+                                 const std::string& what) {
+  std::vector<std::string> out;
+  if (n.IsScalar()) return {n.as<std::string>()};
+  if (!n.IsSequence() || n.size() == 0) bad(file, n, what + ": a name or a list of names");
+  for (const auto& v : n) {
+    if (!v.IsScalar()) bad(file, v, what + ": a name or a list of names");
+    out.push_back(v.as<std::string>());
+  }
+  return out;
+}
+
+// A path in the suite, relative to the suite's folder; it must exist.
+std::string existing(const std::string& file, const YAML::Node& n, const fs::path& dir) {
+  if (!n.IsScalar()) bad(file, n, "a file name");
+  const fs::path p = fs::path(n.as<std::string>()).is_absolute() ? fs::path(n.as<std::string>())
+                                                                 : dir / n.as<std::string>();
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec)) bad(file, n, fmt::format("no file '{}'", p.string()));
+  return p.lexically_normal().string();
+}
+
+}  // namespace
+
+std::string kind_name(JobKind k) {
+  switch (k) {
+    case JobKind::kSim:
+      return "sim";
+    case JobKind::kLint:
+      return "lint";
+    case JobKind::kNetwork:
+      return "network";
+  }
+  return "?";
+}
+
+JobKind kind_of(const std::string& name) {
+  for (const JobKind k : {JobKind::kSim, JobKind::kLint, JobKind::kNetwork}) {
+    if (kind_name(k) == name) return k;
+  }
+  throw std::invalid_argument("unknown job kind '" + name + "'");
+}
+
+std::string Job::variant() const {
+  switch (kind) {
+    case JobKind::kLint:
+      return "lint";
+    case JobKind::kNetwork:
+      return fs::path(network).stem().string();
+    case JobKind::kSim:
+      break;
+  }
+  return fmt::format("seed {}", seed);
+}
+
+std::string Job::name() const {
+  switch (kind) {
+    case JobKind::kLint:
+      return fmt::format("{}.{}.lint", design, block);
+    case JobKind::kNetwork:
+      return fmt::format("{}.{}", design, fs::path(network).stem().string());
+    case JobKind::kSim:
+      break;
+  }
+  return fmt::format("{}.{}.seed{}", design, block, seed);
+}
+
+std::vector<std::string> glob_files(const fs::path& dir, const std::string& pattern) {
+  const fs::path full = fs::path(pattern).is_absolute() ? fs::path(pattern) : dir / pattern;
+  std::vector<std::string> out;
+  std::error_code ec;
+  const fs::path parent = full.parent_path().empty() ? fs::path(".") : full.parent_path();
+  if (!fs::is_directory(parent, ec)) return out;
+  for (const auto& e : fs::directory_iterator(parent, ec)) {
+    if (e.is_regular_file(ec) && wildcard(e.path().filename().string(), full.filename().string()))
+      out.push_back(e.path().lexically_normal().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    const std::string m = fmt::format("{}: error: cannot read the suite", file);
+    std::fprintf(stderr, "%s\n", m.c_str());
+    throw SuiteError(m);
+  } catch (const YAML::Exception& e) {
+    const std::string m = fmt::format("{}:{}: error: {}", file, e.mark.line + 1, e.msg);
+    std::fprintf(stderr, "%s\n", m.c_str());
+    throw SuiteError(m);
+  }
+  if (!root.IsMap()) bad(file, root, "a suite is a map with the key tiers");
+  for (const auto& kv : root) {
+    if (kv.first.as<std::string>() != "tiers") {
+      bad(file, kv.first,
+          fmt::format("unknown key '{}' (a suite has tiers)", kv.first.as<std::string>()));
+    }
+  }
+  const YAML::Node tiers = root["tiers"];
+  if (!tiers || !tiers.IsMap()) bad(file, root, "tiers: a map of tier names to lists of entries");
+  const YAML::Node entries = tiers[tier];
+  if (!entries) {
+    std::string names;
+    for (const auto& kv : tiers) names += (names.empty() ? "" : ", ") + kv.first.as<std::string>();
+    bad(file, tiers, fmt::format("no tier '{}' (the suite has {})", tier, names));
+  }
+  if (!entries.IsSequence()) bad(file, entries, fmt::format("tier {}: a list of entries", tier));
+  const fs::path dir = fs::path(file).parent_path();
+  std::vector<Job> jobs;
+  for (const YAML::Node& e : entries) {
+    if (!e.IsMap()) bad(file, e, "an entry is a map (configs, blocks, networks, seeds, cycles)");
+    for (const auto& kv : e) {
+      const std::string key = kv.first.as<std::string>();
+      static const std::set<std::string> known = {"configs", "blocks", "networks", "seeds",
+                                                  "cycles"};
+      if (!known.contains(key)) {
+        bad(file, kv.first,
+            fmt::format("unknown key '{}' (an entry has configs, blocks, networks, seeds "
+                        "and cycles)",
+                        key));
+      }
+    }
+    if (!e["configs"]) bad(file, e, "an entry needs configs");
+    if (!e["blocks"] && !e["networks"]) bad(file, e, "an entry needs blocks or networks");
+    std::vector<std::string> configs;
+    for (const std::string& p : strings(file, e["configs"], "configs")) {
+      const auto found = glob_files(dir, p);
+      if (found.empty()) bad(file, e["configs"], fmt::format("'{}' matches no file", p));
+      configs.insert(configs.end(), found.begin(), found.end());
+    }
+    std::vector<std::string> blocks;
+    if (e["blocks"]) blocks = strings(file, e["blocks"], "blocks");
+    std::vector<uint64_t> seeds = {1};
+    if (const YAML::Node s = e["seeds"]) {
+      if (!s.IsSequence() || s.size() == 0) bad(file, s, "seeds: a list of seeds");
+      seeds.clear();
+      for (const auto& v : s) {
+        try {
+          seeds.push_back(v.as<uint64_t>());
+        } catch (const YAML::Exception&) {
+          bad(file, v, fmt::format("seed '{}' is not a non-negative integer", v.as<std::string>()));
+        }
+      }
+    }
+    uint64_t cycles = 0;
+    if (const YAML::Node c = e["cycles"]) {
+      try {
+        cycles = c.as<uint64_t>();
+      } catch (const YAML::Exception&) {
+        bad(file, c, "cycles: a positive integer");
+      }
+      if (cycles == 0) bad(file, c, "cycles: a positive integer");
+    }
+    // networks: a list of {network, input, labels}: each runs once on each configuration.
+    std::vector<Job> networks;
+    if (const YAML::Node nets = e["networks"]) {
+      if (!nets.IsSequence() || nets.size() == 0)
+        bad(file, nets, "networks: a list of {network, input, labels}");
+      for (const auto& n : nets) {
+        if (!n.IsMap()) bad(file, n, "a network is a map {network, input, labels}");
+        for (const auto& kv : n) {
+          const std::string key = kv.first.as<std::string>();
+          if (key != "network" && key != "input" && key != "labels") {
+            bad(file, kv.first,
+                fmt::format("unknown key '{}' (a network has network, input and labels)", key));
+          }
+        }
+        if (!n["network"] || !n["input"]) bad(file, n, "a network needs network and input");
+        Job j;
+        j.kind = JobKind::kNetwork;
+        j.block = "npu";
+        j.network = existing(file, n["network"], dir);
+        j.input = existing(file, n["input"], dir);
+        if (n["labels"]) j.labels = existing(file, n["labels"], dir);
+        networks.push_back(j);
+      }
+    }
+    for (const std::string& c : configs) {
+      const std::string design = fs::path(c).stem().string();
+      for (const std::string& b : blocks) {
+        for (const uint64_t s : seeds) {
+          Job j;
+          j.config = c, j.block = b, j.seed = s, j.cycles = cycles, j.design = design;
+          jobs.push_back(j);
+        }
+      }
+      for (Job j : networks) {
+        j.config = c, j.design = design;
+        jobs.push_back(j);
+      }
+    }
+  }
+  if (jobs.empty()) bad(file, entries, fmt::format("tier {} has no jobs", tier));
+  return jobs;
+}
+
+std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
+  unsigned i = 0, n = 0;
+  char slash = 0, extra = 0;
+  std::istringstream in(text);
+  if (!(in >> i >> slash >> n) || slash != '/' || (in >> extra) || n == 0 || i == 0 || i > n) {
+    throw SuiteError(fmt::format("--shard {}: expected i/n with 1 <= i <= n", text));
+  }
+  return {i, n};
+}
+
+std::vector<Job> shard_of(const std::vector<Job>& jobs, std::pair<unsigned, unsigned> shard) {
+  std::vector<Job> out;
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    if (k % shard.second == shard.first - 1) out.push_back(jobs[k]);
+  }
+  return out;
+}
+
+}  // namespace npugen::regress

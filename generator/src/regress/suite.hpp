@@ -1,0 +1,57 @@
+// npugen regress's jobs (docs/regress.md): a suite file's tiers expanded into jobs, the
+// shards of a job list, and the globs that name configurations.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npugen::regress {
+
+enum class JobKind {
+  kSim,      ///< npugen sim: one block's random co-simulation against its golden model
+  kLint,     ///< verilator --lint-only -Wall on one block's filelist
+  kNetwork,  ///< npugen run: a network on the design's NPU top, bit-exact every layer
+};
+
+std::string kind_name(JobKind k);
+JobKind kind_of(const std::string& name);  ///< throws std::invalid_argument
+
+struct Job {
+  JobKind kind = JobKind::kSim;
+  std::string config;   ///< the configuration file
+  std::string block;    ///< the block (npu for a network run)
+  uint64_t seed = 1;    ///< kSim: the co-simulation's seed
+  uint64_t cycles = 0;  ///< kSim: the cycle budget; 0: the configuration's
+  std::string design;   ///< the design's folder name (the configuration file's stem)
+  std::string network;  ///< kNetwork: the network file
+  std::string input;    ///< kNetwork: its input images (.npy)
+  std::string labels;   ///< kNetwork: class labels (.npy), optional
+
+  /// A short name, unique within a tier: design.block.seedN, design.block.lint or
+  /// design.network-stem.
+  [[nodiscard]] std::string name() const;
+  /// What a report shows in the seed's place: the seed, "lint" or the network's stem.
+  [[nodiscard]] std::string variant() const;
+};
+
+/// The jobs of `tier` in the suite `file`, in the order the file lists them. A bad suite is
+/// reported on stderr as file:line: error: ... and throws SuiteError.
+struct SuiteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+std::vector<Job> read_suite(const std::string& file, const std::string& tier);
+
+/// Files whose names match `pattern` (* and ? within its last part), relative to `dir`
+/// unless absolute; sorted.
+std::vector<std::string> glob_files(const std::filesystem::path& dir, const std::string& pattern);
+
+/// "i/n" -> {i, n} with 1 <= i <= n; throws SuiteError with the message otherwise.
+std::pair<unsigned, unsigned> parse_shard(const std::string& text);
+/// The i-th of n deterministic slices of `jobs`: job k when k mod n = i - 1.
+std::vector<Job> shard_of(const std::vector<Job>& jobs, std::pair<unsigned, unsigned> shard);
+
+}  // namespace npugen::regress

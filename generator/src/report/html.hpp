@@ -1,0 +1,12 @@
+// The page around npugen's HTML reports: self-contained (inline CSS, inline SVG, no script,
+// no network), so that a report opens the same from a CI artefact, a mail or a laptop.
+#pragma once
+
+#include <string>
+
+namespace npugen::report {
+
+/// A whole HTML5 document: `title` in the head and as the first heading, `body` after it.
+std::string html_page(const std::string& title, const std::string& body);
+
+}  // namespace npugen::report
