@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <yaml-cpp/yaml.h>
 
 #include "explore/pareto.hpp"
 #include "explore/sweep.hpp"
@@ -84,6 +85,18 @@ TEST_CASE("a suite's tier expands into jobs in file order, networks once per con
   std::sort(expected.begin(), expected.end());
   CHECK(all == expected);
   CHECK(regress::shard_of(jobs, {2, 4}).front().name() == jobs[1].name());
+  // An inline configuration: named by its design.name, written out before the jobs run.
+  write(d / "inline.yaml",
+        "tiers:\n  t:\n    - configs: [{design: {name: mine}, pe_array: {tiles: 2}}, a.yaml]\n"
+        "      blocks: [pe_array]\n");
+  auto inl = regress::read_suite((d / "inline.yaml").string(), "t");
+  REQUIRE(inl.size() == 2);
+  CHECK(inl[0].design == "mine");
+  CHECK(inl[0].config.empty());
+  regress::materialize_inline(inl, d / "work");
+  CHECK(inl[0].config == (d / "work" / "mine.yaml").string());
+  CHECK(YAML::LoadFile(inl[0].config)["pe_array"]["tiles"].as<int>() == 2);
+  CHECK(inl[1].config == (d / "a.yaml").string());
 }
 
 TEST_CASE("bad suites are refused at their line", "[regress]") {
@@ -109,6 +122,13 @@ TEST_CASE("bad suites are refused at their line", "[regress]") {
              Catch::Contains("s.yaml:3: error: cycles: a positive integer"));
   CHECK_THAT(message("tiers:\n  nightly: []\n"), Catch::Contains("no tier 'smoke'"));
   CHECK_THAT(message("suite: 1\n"), Catch::Contains("s.yaml:1: error: unknown key 'suite'"));
+  fs::create_directories(d / "other");
+  write(d / "other" / "a.yaml", "x");
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [x]}\n"
+                     "    - {configs: other/a.yaml, blocks: [x]}\n"),
+             Catch::Contains("s.yaml:4: error: design 'a'"));
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: [{pe_array: {}}], blocks: [x]}\n"),
+             Catch::Contains("s.yaml:3: error: an inline configuration needs design.name"));
   for (const char* bad : {"5/4", "0/2", "1/0", "1/2/3", "a/b", "2"}) {
     CHECK_THROWS_AS(regress::parse_shard(bad), regress::SuiteError);
   }
@@ -179,7 +199,10 @@ TEST_CASE("sweeps: parsed, multiplied out, and set into a configuration", "[expl
   const auto s = explore::parse_sweep("agu.dataflows=[conv],[conv, fc]");
   CHECK(s.key == "agu.dataflows");
   CHECK(s.values == std::vector<std::string>{"[conv]", "[conv, fc]"});
-  for (const char* bad : {"lanes", "=1", "a.b=", "a.b=1,,2", "a b=1", "a.b=[1"}) {
+  const auto levels =
+      explore::parse_sweep("zs.levels=[{lookahead: 2, lookaside: 1}],[{lookahead: 1, lookaside: 0}]");
+  CHECK(levels.values.size() == 2);
+  for (const char* bad : {"lanes", "=1", "a.b=", "a.b=1,,2", "a b=1", "a.b=[1", "a.b={x: 1"}) {
     CHECK_THROWS_AS(explore::parse_sweep(bad), std::invalid_argument);
   }
   const auto points =

@@ -606,6 +606,14 @@ void add_network_commands(CLI::App& app) {
       }
       return std::min(t, first_finish[i]);
     };
+    // A neural layer's array steps for one output pixel on the dense array (its mapping
+    // bound over its output pixels): what zs_steps_per_pixel is compared against.
+    auto dense_steps = [&](size_t i) -> uint64_t {
+      const golden::reference::Tensor& y = tensors[i + 1];
+      const uint64_t pixels = static_cast<uint64_t>(y.n) * static_cast<uint64_t>(y.h) *
+                              static_cast<uint64_t>(y.w);
+      return p.layers[i].neural && pixels > 0 ? p.layers[i].mapping_bound / pixels : 0;
+    };
     nlohmann::json layers = nlohmann::json::array();
     uint64_t last = 0, total_macs = 0;
     const double macs_per_cycle = static_cast<double>(d.seq.tiles()) * d.lanes();
@@ -633,6 +641,7 @@ void add_network_commands(CLI::App& app) {
            {"weight_bits_per_batch", pl.weight_bits},
            {"array", array_name(pl)},
            {"zs_steps_per_pixel", pl.zs_steps},
+           {"dense_steps_per_pixel", dense_steps(i)},
            {"output_words_per_batch", pl.out.words(d.lanes())},
            {"first_batch_finished_at", first_finish[i]},
            {"first_batch_ready_at", ready_at(i)}});

@@ -30,6 +30,7 @@ constexpr const char* kHtmlMarker = ".npugen-report";
 struct RegressOptions {
   std::string suite, tier = "smoke", out, rerun, shard, html, slurm, partition;
   unsigned random_n = 0, jobs = 0, timeout = 1800, shards = 4;
+  bool list = false;
   uint64_t seed = 1;
   std::vector<std::string> merge;
 };
@@ -175,8 +176,18 @@ void run(RegressOptions& o) {
   const fs::path work = dir.string() + ".work";
   // The draws are written into the work folder: a failing one is there with its seed.
   if (o.random_n != 0) jobs = random_jobs(o.random_n, o.seed, work / "random");
+  materialize_inline(jobs, work / "configs");
   jobs = shard_of(jobs, slice);
   if (!o.rerun.empty()) jobs = failed_only(jobs, o.rerun);
+  if (o.list) {
+    for (const Job& j : jobs) {
+      std::printf("%-8s %-32s %-10s %s\n", kind_name(j.kind).c_str(), j.design.c_str(),
+                  j.block.c_str(), j.variant().c_str());
+    }
+    std::printf("%zu jobs in %zu groups (a design and block each)\n", jobs.size(),
+                job_groups(jobs).size());
+    return;
+  }
   PoolOptions pool;
   pool.work = work;
   pool.npugen = fs::read_symlink("/proc/self/exe").string();
@@ -224,6 +235,7 @@ void add_regress_command(CLI::App& app) {
   cmd->add_option("--shards", o.shards, "With --slurm: the number of shards")
       ->capture_default_str();
   cmd->add_option("--partition", o.partition, "With --slurm: the Slurm partition");
+  cmd->add_flag("--list", o.list, "Print the jobs (after --shard and --rerun-failed) and stop");
   cmd->callback([] { run(o); });
 }
 

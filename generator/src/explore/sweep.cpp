@@ -30,7 +30,7 @@ Sweep parse_sweep(const std::string& text) {
   int depth = 0;
   for (size_t i = eq + 1; i <= text.size(); ++i) {
     const char c = i < text.size() ? text[i] : ',';
-    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
     if (c == ',' && depth == 0) {
       if (value.empty()) throw std::invalid_argument(fmt::format("--sweep {}: an empty value", text));
       s.values.push_back(value);

@@ -106,6 +106,12 @@ nlohmann::json read_json(const std::string& file) {
   }
 }
 
+// A string field of a stats.json record ("" when absent or null: a planar layer's array).
+std::string text(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string network_section(const Result& r) {
   std::string s = fmt::format("<h3>{} on {}</h3>\n", xml_escape(r.job.variant()),
                               xml_escape(r.job.design));
@@ -125,12 +131,12 @@ std::string network_section(const Result& r) {
   std::vector<report::Bar> speedups;
   std::string maps;
   for (const auto& l : stats["layers"]) {
-    const std::string name = l.value("name", "?");
-    const bool neural = l.value("engine", "") == "neural";
+    const std::string name = text(l, "name");
+    const bool neural = text(l, "engine") == "neural";
     const double u = neural ? l.value("mac_utilisation", 0.0) : l.value("mapping_efficiency", 0.0);
     util.push_back({name, u,
-                    fmt::format("{} ({}, {}): {}", name, l.value("op", ""),
-                                l.value("engine", ""),
+                    fmt::format("{} ({}, {}): {}", name, text(l, "op"),
+                                text(l, "engine"),
                                 neural ? fmt::format("MAC utilisation {:.3f}", u)
                                        : fmt::format("planar beats / cycles {:.3f}", u)),
                     !neural});
@@ -139,8 +145,8 @@ std::string network_section(const Result& r) {
                        l.value("first_batch_finished_at", uint64_t{0}), name, "", !neural});
     }
     const uint64_t zs = l.value("zs_steps_per_pixel", uint64_t{0});
-    if (l.value("array", "") == "zero_skip" && zs > 0) {
-      const double dense = static_cast<double>(l.value("weight_rows", uint64_t{0}));
+    if (text(l, "array") == "zero_skip" && zs > 0) {
+      const double dense = static_cast<double>(l.value("dense_steps_per_pixel", uint64_t{0}));
       speedups.push_back({name, dense / static_cast<double>(zs),
                           fmt::format("{}: {} dense steps a pixel, {} after zero skipping", name,
                                       dense, zs),
@@ -149,7 +155,7 @@ std::string network_section(const Result& r) {
     if (l.contains("sparsity_map")) {
       const auto& m = l["sparsity_map"];
       maps += report::heat_map(
-          fmt::format("{}: zero weights {:.0f}%", name, 100 * l.value("weight_zero_fraction", 0.0)),
+          fmt::format("{}: zero weights {:.0f}% (darker: more zeros)", name, 100 * l.value("weight_zero_fraction", 0.0)),
           m.value("rows", 0U), m.value("cols", 0U), m.value("values", std::vector<double>{}),
           "filters", "filter taps");
     }

@@ -1,10 +1,13 @@
 #include "regress/suite.hpp"
 
+#include "util/output_tree.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -148,6 +151,7 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
   if (!entries.IsSequence()) bad(file, entries, fmt::format("tier {}: a list of entries", tier));
   const fs::path dir = fs::path(file).parent_path();
   std::vector<Job> jobs;
+  std::map<std::string, std::string> names;  // design -> its configuration
   for (const YAML::Node& e : entries) {
     if (!e.IsMap()) bad(file, e, "an entry is a map (configs, blocks, networks, seeds, cycles)");
     for (const auto& kv : e) {
@@ -163,11 +167,44 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
     }
     if (!e["configs"]) bad(file, e, "an entry needs configs");
     if (!e["blocks"] && !e["networks"]) bad(file, e, "an entry needs blocks or networks");
-    std::vector<std::string> configs;
-    for (const std::string& p : strings(file, e["configs"], "configs")) {
-      const auto found = glob_files(dir, p);
-      if (found.empty()) bad(file, e["configs"], fmt::format("'{}' matches no file", p));
-      configs.insert(configs.end(), found.begin(), found.end());
+    // configs: a path or glob, an inline configuration (a map), or a list of them.
+    struct Config {
+      std::string path, yaml, design;
+      YAML::Node at;
+    };
+    std::vector<Config> configs;
+    const YAML::Node cs = e["configs"];
+    const std::vector<YAML::Node> items =
+        cs.IsSequence() ? std::vector<YAML::Node>(cs.begin(), cs.end())
+                        : std::vector<YAML::Node>{cs};
+    if (items.empty()) bad(file, cs, "configs: a path, a glob, a configuration, or a list");
+    for (const YAML::Node& c : items) {
+      if (c.IsMap()) {
+        const YAML::Node name = c["design"] ? c["design"]["name"] : YAML::Node();
+        if (!name || !name.IsScalar())
+          bad(file, c, "an inline configuration needs design.name (it names its design)");
+        YAML::Emitter out;
+        out << c;
+        configs.push_back({"", fmt::format("# from {} line {}\n{}\n", file, c.Mark().line + 1,
+                                           out.c_str()),
+                           name.as<std::string>(), c});
+      } else if (c.IsScalar()) {
+        const auto found = glob_files(dir, c.as<std::string>());
+        if (found.empty()) bad(file, c, fmt::format("'{}' matches no file", c.as<std::string>()));
+        for (const auto& f : found) configs.push_back({f, "", fs::path(f).stem().string(), c});
+      } else {
+        bad(file, c, "configs: a path, a glob, a configuration, or a list");
+      }
+    }
+    // One design name, one configuration: the work folder keeps designs by name.
+    for (const Config& c : configs) {
+      const std::string where = c.path.empty() ? "an inline configuration" : c.path;
+      const auto [it, fresh] = names.emplace(c.design, where);
+      if (!fresh && it->second != where) {
+        bad(file, c.at,
+            fmt::format("design '{}' ({}) is also {}: give each configuration its own name",
+                        c.design, where, it->second));
+      }
     }
     std::vector<std::string> blocks;
     if (e["blocks"]) blocks = strings(file, e["blocks"], "blocks");
@@ -216,23 +253,32 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
         networks.push_back(j);
       }
     }
-    for (const std::string& c : configs) {
-      const std::string design = fs::path(c).stem().string();
+    for (const Config& c : configs) {
       for (const std::string& b : blocks) {
         for (const uint64_t s : seeds) {
           Job j;
-          j.config = c, j.block = b, j.seed = s, j.cycles = cycles, j.design = design;
+          j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
+          j.block = b, j.seed = s, j.cycles = cycles;
           jobs.push_back(j);
         }
       }
       for (Job j : networks) {
-        j.config = c, j.design = design;
+        j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
         jobs.push_back(j);
       }
     }
   }
   if (jobs.empty()) bad(file, entries, fmt::format("tier {} has no jobs", tier));
   return jobs;
+}
+
+void materialize_inline(std::vector<Job>& jobs, const fs::path& dir) {
+  for (Job& j : jobs) {
+    if (j.inline_config.empty()) continue;
+    j.config = (dir / (j.design + ".yaml")).string();
+    fs::create_directories(dir);
+    util::write_file_atomically(j.config, j.inline_config);
+  }
 }
 
 std::pair<unsigned, unsigned> parse_shard(const std::string& text) {

@@ -23,6 +23,8 @@ JobKind kind_of(const std::string& name);  ///< throws std::invalid_argument
 struct Job {
   JobKind kind = JobKind::kSim;
   std::string config;   ///< the configuration file
+  std::string inline_config;  ///< a configuration written in the suite (YAML), to be saved
+                              ///< as `config` (materialize_inline) before the jobs run
   std::string block;    ///< the block (npu for a network run)
   uint64_t seed = 1;    ///< kSim: the co-simulation's seed
   uint64_t cycles = 0;  ///< kSim: the cycle budget; 0: the configuration's
@@ -44,6 +46,10 @@ struct SuiteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 std::vector<Job> read_suite(const std::string& file, const std::string& tier);
+
+/// Writes each inline configuration of `jobs` to `dir`/<design>.yaml (atomically, with a
+/// header naming the suite) and points the jobs' `config` at it.
+void materialize_inline(std::vector<Job>& jobs, const std::filesystem::path& dir);
 
 /// Files whose names match `pattern` (* and ? within its last part), relative to `dir`
 /// unless absolute; sorted.

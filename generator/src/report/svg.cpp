@@ -159,8 +159,7 @@ std::string heat_map(const std::string& title, unsigned rows, unsigned cols,
   s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{} \u2192</text>\n", left,
                    top + cell * rows + 16, xml_escape(col_axis));
   s += fmt::format(
-      "<text x=\"16\" y=\"{:.0f}\" transform=\"rotate(-90 16 {:.0f})\" "
-      "text-anchor=\"end\">{} \u2192</text>\n",
+      "<text x=\"12\" y=\"{:.0f}\" transform=\"rotate(90 12 {:.0f})\">{} \u2192</text>\n",
       top, top, xml_escape(row_axis));
   return s + "</svg>\n";
 }
