@@ -1,11 +1,12 @@
 // npugen regress's and npugen explore's parts that need no tool: suites, shards, results
 // round trips, the JUnit XML, the Slurm scripts, sweeps, the Pareto front and the picks,
 // Yosys's stat output, and the SVG plots (well-formed and escaped).
+#include <yaml-cpp/yaml.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <yaml-cpp/yaml.h>
 
 #include "explore/pareto.hpp"
 #include "explore/sweep.hpp"
@@ -28,9 +29,7 @@ fs::path temp_dir(const std::string& name) {
   return d;
 }
 
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream(p) << text;
-}
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 // Tag balance of an XML text: every <x ...> closed by </x> or self-closed, in order.
 bool balanced(const std::string& xml) {
@@ -199,8 +198,8 @@ TEST_CASE("sweeps: parsed, multiplied out, and set into a configuration", "[expl
   const auto s = explore::parse_sweep("agu.dataflows=[conv],[conv, fc]");
   CHECK(s.key == "agu.dataflows");
   CHECK(s.values == std::vector<std::string>{"[conv]", "[conv, fc]"});
-  const auto levels =
-      explore::parse_sweep("zs.levels=[{lookahead: 2, lookaside: 1}],[{lookahead: 1, lookaside: 0}]");
+  const auto levels = explore::parse_sweep(
+      "zs.levels=[{lookahead: 2, lookaside: 1}],[{lookahead: 1, lookaside: 0}]");
   CHECK(levels.values.size() == 2);
   for (const char* bad : {"lanes", "=1", "a.b=", "a.b=1,,2", "a b=1", "a.b=[1", "a.b={x: 1"}) {
     CHECK_THROWS_AS(explore::parse_sweep(bad), std::invalid_argument);
@@ -240,10 +239,9 @@ TEST_CASE("the Pareto front against brute force; the two picks", "[explore]") {
       bool dominated = false;
       for (size_t j = 0; j < pts.size(); ++j) {
         if (!pts[j].costed() || !pts[i].costed()) continue;
-        dominated |= pts[j].cycles_per_image <= pts[i].cycles_per_image &&
-                     pts[j].cells <= pts[i].cells &&
-                     (pts[j].cycles_per_image < pts[i].cycles_per_image ||
-                      pts[j].cells < pts[i].cells);
+        dominated |=
+            pts[j].cycles_per_image <= pts[i].cycles_per_image && pts[j].cells <= pts[i].cells &&
+            (pts[j].cycles_per_image < pts[i].cycles_per_image || pts[j].cells < pts[i].cells);
       }
       CHECK(pts[i].front == (pts[i].costed() && !dominated));
     }
@@ -287,12 +285,12 @@ TEST_CASE("SVG plots are balanced XML with their text escaped", "[report]") {
   const std::string t = "a <b> & \"c\"";
   const std::vector<std::string> svgs = {
       report::bar_chart(t, {{"x<y", 2, "", false}, {"z", 0, "tip & more", true}}, "{:.1f}"),
-      report::gantt_chart(t, {"neural", "planar"}, {{0, 0, 10, "c1", "", false},
-                                                    {1, 10, 30, "p&1", "", true}}),
+      report::gantt_chart(t, {"neural", "planar"},
+                          {{0, 0, 10, "c1", "", false}, {1, 10, 30, "p&1", "", true}}),
       report::heat_map(t, 2, 3, {0, 0.5, 1, 0.25, 0, 2}, "filters", "taps"),
-      report::scatter_plot(t, "cells", "cycles",
-                           {{1, 5, "a", true, false}, {2, 3, "b", true, true}, {3, 4, "c", false,
-                                                                                 false}}),
+      report::scatter_plot(
+          t, "cells", "cycles",
+          {{1, 5, "a", true, false}, {2, 3, "b", true, true}, {3, 4, "c", false, false}}),
       report::scatter_plot(t, "x", "y", {})};
   for (const auto& s : svgs) {
     CHECK(balanced(s));

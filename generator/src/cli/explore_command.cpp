@@ -19,6 +19,7 @@
 #include "explore/synth_cost.hpp"
 #include "net/network_file.hpp"
 #include "regress/suite.hpp"
+#include "report/html.hpp"
 #include "util/output_tree.hpp"
 
 namespace npugen::cli {
@@ -128,7 +129,8 @@ void explore(const ExploreOptions& o) {
   }
   // Synthesis in the pool: each point's NPU top, unless cached.
   if (!o.no_synth) {
-    const fs::path cache = o.cache.empty() ? fs::path("generated") / "synth-cache" : fs::path(o.cache);
+    const fs::path cache =
+        o.cache.empty() ? fs::path("generated") / "synth-cache" : fs::path(o.cache);
     fs::create_directories(cache);
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -150,9 +152,9 @@ void explore(const ExploreOptions& o) {
         std::fflush(stdout);
       }
     };
-    const unsigned n = std::max(
-        1U, std::min<unsigned>(o.jobs != 0 ? o.jobs : std::thread::hardware_concurrency(),
-                               static_cast<unsigned>(e.points.size())));
+    const unsigned n =
+        std::max(1U, std::min<unsigned>(o.jobs != 0 ? o.jobs : std::thread::hardware_concurrency(),
+                                        static_cast<unsigned>(e.points.size())));
     std::vector<std::thread> threads;
     for (unsigned k = 0; k < n; ++k) threads.emplace_back(worker);
     for (auto& t : threads) t.join();
@@ -168,9 +170,9 @@ void explore(const ExploreOptions& o) {
   }
   if (chosen) e.points[*chosen].chosen = true;
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const fs::path out = o.out.empty() ? fs::path("generated") / "explore" /
-                                           fs::path(o.network).stem()
-                                     : fs::path(o.out);
+  const fs::path out = o.out.empty()
+                           ? fs::path("generated") / "explore" / fs::path(o.network).stem()
+                           : fs::path(o.out);
   util::FileMap files;
   files[kExploreMarker] = "npugen explore output\n";
   files["explore.json"] = exploration_json(e).dump(1) + "\n";
@@ -178,9 +180,7 @@ void explore(const ExploreOptions& o) {
   if (!o.no_synth) files["pareto.svg"] = pareto_svg(e);
   util::write_tree_atomically(out, files, kExploreMarker, {});
   if (!o.html.empty()) {
-    util::write_tree_atomically(
-        o.html, {{".npugen-report", "npugen report\n"}, {"index.html", exploration_html(e)}},
-        ".npugen-report", {});
+    report::write_report_page(o.html, exploration_html(e));
   }
   size_t ok = 0, cached = 0;  // evaluated (and costed, with synthesis); from the cache
   for (const Point& p : e.points) ok += p.status == "ok", cached += p.synth_cached;
@@ -188,15 +188,16 @@ void explore(const ExploreOptions& o) {
               e.points.size(), ok, cached, e.seconds, out.string().c_str());
   for (const Point& p : e.points) {
     if (p.front) {
-      std::printf("  Pareto: %-40s %12.1f cycles/image %10llu cells %8llu FFs\n",
-                  p.label().c_str(), p.cycles_per_image, static_cast<unsigned long long>(p.cells),
+      std::printf("  Pareto: %-40s %12.1f cycles/image %10llu cells %8llu FFs\n", p.label().c_str(),
+                  p.cycles_per_image, static_cast<unsigned long long>(p.cells),
                   static_cast<unsigned long long>(p.ffs));
     }
   }
   if (!e.constraint.empty()) {
     if (!chosen) {
-      throw CommandError(kSimulationFailed,
-                         fmt::format("no point meets {} (explore.json has them all)", e.constraint));
+      throw CommandError(
+          kSimulationFailed,
+          fmt::format("no point meets {} (explore.json has them all)", e.constraint));
     }
     const Point& p = e.points[*chosen];
     std::printf("chosen under %s: %s, %.1f cycles/image (%.0f images/s), %llu cells\n",

@@ -610,8 +610,8 @@ void add_network_commands(CLI::App& app) {
     // bound over its output pixels): what zs_steps_per_pixel is compared against.
     auto dense_steps = [&](size_t i) -> uint64_t {
       const golden::reference::Tensor& y = tensors[i + 1];
-      const uint64_t pixels = static_cast<uint64_t>(y.n) * static_cast<uint64_t>(y.h) *
-                              static_cast<uint64_t>(y.w);
+      const uint64_t pixels =
+          static_cast<uint64_t>(y.n) * static_cast<uint64_t>(y.h) * static_cast<uint64_t>(y.w);
       return p.layers[i].neural && pixels > 0 ? p.layers[i].mapping_bound / pixels : 0;
     };
     nlohmann::json layers = nlohmann::json::array();

@@ -16,6 +16,7 @@
 #include "regress/html_report.hpp"
 #include "regress/pool.hpp"
 #include "regress/slurm.hpp"
+#include "report/html.hpp"
 #include "util/output_tree.hpp"
 
 namespace npugen::cli {
@@ -25,7 +26,6 @@ namespace fs = std::filesystem;
 using namespace npugen::regress;
 
 constexpr const char* kRegressMarker = ".npugen-regress";
-constexpr const char* kHtmlMarker = ".npugen-report";
 
 struct RegressOptions {
   std::string suite, tier = "smoke", out, rerun, shard, html, slurm, partition;
@@ -45,9 +45,7 @@ void write_reports(const fs::path& dir, const Run& run, const std::string& html)
   files["summary.txt"] = summary_table(run);
   util::write_tree_atomically(dir, files, kRegressMarker, {});
   if (!html.empty()) {
-    util::write_tree_atomically(html, {{kHtmlMarker, "npugen report\n"},
-                                       {"index.html", html_report(run, html)}},
-                                kHtmlMarker, {});
+    report::write_report_page(html, html_report(run, html));
   }
   std::printf("%s", files["summary.txt"].c_str());
 }
@@ -117,7 +115,8 @@ void slurm(const RegressOptions& o) {
   p.timeout_seconds = o.timeout;
   p.partition = o.partition;
   std::error_code ec;
-  if (fs::exists(p.dir, ec) && !fs::is_empty(p.dir, ec) && !fs::exists(fs::path(p.dir) / kSlurmMarker, ec)) {
+  if (fs::exists(p.dir, ec) && !fs::is_empty(p.dir, ec) &&
+      !fs::exists(fs::path(p.dir) / kSlurmMarker, ec)) {
     throw CommandError(kBadInput,
                        fmt::format("{}: exists and is not an npugen Slurm folder (no {}); give a "
                                    "new folder",
@@ -172,7 +171,8 @@ void run(RegressOptions& o) {
   } catch (const SuiteError& e) {
     throw CommandError(kBadInput, "");  // read_suite printed file:line: error: ...
   }
-  const fs::path dir = o.out.empty() ? fs::path("generated") / "regress" / run.suite : fs::path(o.out);
+  const fs::path dir =
+      o.out.empty() ? fs::path("generated") / "regress" / run.suite : fs::path(o.out);
   const fs::path work = dir.string() + ".work";
   // The draws are written into the work folder: a failing one is there with its seed.
   if (o.random_n != 0) jobs = random_jobs(o.random_n, o.seed, work / "random");

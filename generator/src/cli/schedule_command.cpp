@@ -56,14 +56,13 @@ std::string gantt_svg(const Report& r, const golden::TaskParams& p, const std::s
     const golden::Task& t = r.tasks[i];
     const golden::TaskTiming& tm = r.run.timing[i];
     const bool neural = t.kind() == golden::EngineKind::kNeural;
-    bars.push_back({neural ? tm.engine : p.neural_engines + tm.engine, tm.start, tm.end, t.name,
-                    fmt::format("{} ({}): cycles {} to {}", t.name, golden::op_name(t.op),
-                                tm.start, tm.end),
-                    !neural});
+    bars.push_back(
+        {neural ? tm.engine : p.neural_engines + tm.engine, tm.start, tm.end, t.name,
+         fmt::format("{} ({}): cycles {} to {}", t.name, golden::op_name(t.op), tm.start, tm.end),
+         !neural});
   }
-  return report::gantt_chart(fmt::format("{}: makespan {} cycles, serial {}, lower bound {}",
-                                         title, r.run.makespan, r.serial.makespan,
-                                         r.bounds.lower_bound),
+  return report::gantt_chart(fmt::format("{}: makespan {} cycles, serial {}, lower bound {}", title,
+                                         r.run.makespan, r.serial.makespan, r.bounds.lower_bound),
                              rows, bars, r.run.makespan);
 }
 

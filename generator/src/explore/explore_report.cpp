@@ -48,9 +48,8 @@ nlohmann::json exploration_json(const Exploration& e) {
     points.push_back(point_json(e.points[i]));
     if (e.points[i].chosen) chosen = i;
   }
-  nlohmann::json j = {{"config", e.config},   {"network", e.network},
-                      {"keys", e.keys},       {"constraint", e.constraint},
-                      {"points", points},     {"seconds", e.seconds}};
+  nlohmann::json j = {{"config", e.config},         {"network", e.network}, {"keys", e.keys},
+                      {"constraint", e.constraint}, {"points", points},     {"seconds", e.seconds}};
   j["chosen"] = chosen ? nlohmann::json(*chosen) : nlohmann::json(nullptr);
   return j;
 }

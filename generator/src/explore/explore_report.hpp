@@ -12,11 +12,11 @@
 namespace npugen::explore {
 
 struct Exploration {
-  std::string config, network;      ///< the files explored
-  std::vector<std::string> keys;    ///< the swept keys, in order
-  std::string constraint;           ///< "max_cells 50000", "min_fps 1000" or empty
+  std::string config, network;    ///< the files explored
+  std::vector<std::string> keys;  ///< the swept keys, in order
+  std::string constraint;         ///< "max_cells 50000", "min_fps 1000" or empty
   std::vector<Point> points;
-  double seconds = 0;               ///< the run's wall time
+  double seconds = 0;  ///< the run's wall time
 };
 
 nlohmann::json exploration_json(const Exploration& e);

@@ -40,8 +40,7 @@ std::optional<size_t> smallest_reaching(const std::vector<Point>& points, double
     const Point& p = points[i];
     if (!p.costed() || p.images_per_second < min_fps) continue;
     if (!best || p.cells < points[*best].cells ||
-        (p.cells == points[*best].cells &&
-         p.images_per_second > points[*best].images_per_second))
+        (p.cells == points[*best].cells && p.images_per_second > points[*best].images_per_second))
       best = i;
   }
   return best;

@@ -15,12 +15,12 @@ struct Point {
                               ///< does not compile for it), synth_failed, skipped (another shard)
   std::string message;
   std::string config_hash, manifest_hash;
-  int batch = 0;                  ///< images a program runs (the most that fit, as npugen run)
-  uint64_t cycles = 0;            ///< golden-model cycles of one batch
-  double cycles_per_image = 0;    ///< cycles / batch
-  double images_per_second = 0;   ///< at the configuration's clock
-  uint64_t cells = 0, ffs = 0;    ///< Yosys, hierarchical, the NPU top
-  double synth_seconds = 0;       ///< Yosys's time (0 when cached)
+  int batch = 0;                 ///< images a program runs (the most that fit, as npugen run)
+  uint64_t cycles = 0;           ///< golden-model cycles of one batch
+  double cycles_per_image = 0;   ///< cycles / batch
+  double images_per_second = 0;  ///< at the configuration's clock
+  uint64_t cells = 0, ffs = 0;   ///< Yosys, hierarchical, the NPU top
+  double synth_seconds = 0;      ///< Yosys's time (0 when cached)
   bool synth_cached = false;
   bool front = false;   ///< on the Pareto front of cycles per image against cells
   bool chosen = false;  ///< the point --max-cells or --min-fps picked

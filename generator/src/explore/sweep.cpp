@@ -32,7 +32,8 @@ Sweep parse_sweep(const std::string& text) {
     const char c = i < text.size() ? text[i] : ',';
     depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
     if (c == ',' && depth == 0) {
-      if (value.empty()) throw std::invalid_argument(fmt::format("--sweep {}: an empty value", text));
+      if (value.empty())
+        throw std::invalid_argument(fmt::format("--sweep {}: an empty value", text));
       s.values.push_back(value);
       value.clear();
     } else {

@@ -106,8 +106,8 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
       work / "explore.tcl",
       fmt::format("source {}\nyosys tee -q -o {} stat\n", script, stat.string()));
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = util::run_program({"yosys", "-q", "-c", (work / "explore.tcl").string()},
-                                   work / "yosys.log");
+  const int rc =
+      util::run_program({"yosys", "-q", "-c", (work / "explore.tcl").string()}, work / "yosys.log");
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string text;
   try {
@@ -116,8 +116,8 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
   }
   const StatCounts counts = parse_yosys_stat(text);
   if (rc != 0 || !counts.found) {
-    c.error = fmt::format("yosys (exit status {}): {}", rc,
-                          util::tail_of_file(work / "yosys.log", 3));
+    c.error =
+        fmt::format("yosys (exit status {}): {}", rc, util::tail_of_file(work / "yosys.log", 3));
     return c;  // the work folder stays, for its log
   }
   c.cells = counts.cells;
@@ -129,7 +129,7 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
                                                      {"ffs", c.ffs},
                                                      {"seconds", c.seconds},
                                                      {"yosys", yosys_version()}}
-                                                      .dump(1) +
+                                              .dump(1) +
                                           "\n");
   std::error_code ec;
   fs::remove_all(work, ec);

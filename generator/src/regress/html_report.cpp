@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -47,7 +46,7 @@ std::string matrix(const Run& run, const fs::path& page_dir) {
     for (const auto& b : blocks) {
       s += "<td>";
       for (const Result* r : cells[{d, b}]) {
-        const std::string mark = r->job.kind == JobKind::kSim ? std::to_string(r->job.seed)
+        const std::string mark = r->job.kind == JobKind::kSim    ? std::to_string(r->job.seed)
                                  : r->job.kind == JobKind::kLint ? "L"
                                                                  : "N";
         s += fmt::format("<a class=\"job {}\" href=\"{}\" title=\"{}\">{}</a>", r->status,
@@ -57,8 +56,9 @@ std::string matrix(const Run& run, const fs::path& page_dir) {
     }
     s += "</tr>\n";
   }
-  return s + "</table>\n<p><small>Numbers are seeds, L a lint, N a network run; a cell links "
-             "to its log, its tooltip gives the reproduce line.</small></p>\n";
+  return s +
+         "</table>\n<p><small>Numbers are seeds, L a lint, N a network run; a cell links "
+         "to its log, its tooltip gives the reproduce line.</small></p>\n";
 }
 
 std::string failures(const Run& run, const fs::path& page_dir) {
@@ -88,22 +88,9 @@ std::string speed(const Run& run) {
   }
   if (order.empty()) return "<p>No co-simulation ran.</p>\n";
   std::vector<report::Bar> bars;
-  for (const auto& d : order)
-    bars.push_back({d, per[d].first / per[d].second, "", false});
+  for (const auto& d : order) bars.push_back({d, per[d].first / per[d].second, "", false});
   return report::bar_chart("Co-simulated cycles per second (all jobs of the design, wall time)",
                            bars, "{:.0f} cycles/s");
-}
-
-nlohmann::json read_json(const std::string& file) {
-  std::ifstream in(file);
-  if (file.empty() || !in) return nullptr;
-  try {
-    nlohmann::json j;
-    in >> j;
-    return j;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
 }
 
 // A string field of a stats.json record ("" when absent or null: a planar layer's array).
@@ -113,9 +100,9 @@ std::string text(const nlohmann::json& j, const char* key) {
 }
 
 std::string network_section(const Result& r) {
-  std::string s = fmt::format("<h3>{} on {}</h3>\n", xml_escape(r.job.variant()),
-                              xml_escape(r.job.design));
-  const nlohmann::json stats = read_json(r.details);
+  std::string s =
+      fmt::format("<h3>{} on {}</h3>\n", xml_escape(r.job.variant()), xml_escape(r.job.design));
+  const nlohmann::json stats = read_json_or_null(r.details);
   if (!stats.is_object() || !stats.contains("layers")) {
     return s + fmt::format("<p>No statistics ({}: {}).</p>\n", r.status, xml_escape(r.message));
   }
@@ -135,8 +122,7 @@ std::string network_section(const Result& r) {
     const bool neural = text(l, "engine") == "neural";
     const double u = neural ? l.value("mac_utilisation", 0.0) : l.value("mapping_efficiency", 0.0);
     util.push_back({name, u,
-                    fmt::format("{} ({}, {}): {}", name, text(l, "op"),
-                                text(l, "engine"),
+                    fmt::format("{} ({}, {}): {}", name, text(l, "op"), text(l, "engine"),
                                 neural ? fmt::format("MAC utilisation {:.3f}", u)
                                        : fmt::format("planar beats / cycles {:.3f}", u)),
                     !neural});
@@ -147,17 +133,17 @@ std::string network_section(const Result& r) {
     const uint64_t zs = l.value("zs_steps_per_pixel", uint64_t{0});
     if (text(l, "array") == "zero_skip" && zs > 0) {
       const double dense = static_cast<double>(l.value("dense_steps_per_pixel", uint64_t{0}));
-      speedups.push_back({name, dense / static_cast<double>(zs),
-                          fmt::format("{}: {} dense steps a pixel, {} after zero skipping", name,
-                                      dense, zs),
-                          false});
+      speedups.push_back(
+          {name, dense / static_cast<double>(zs),
+           fmt::format("{}: {} dense steps a pixel, {} after zero skipping", name, dense, zs),
+           false});
     }
     if (l.contains("sparsity_map")) {
       const auto& m = l["sparsity_map"];
-      maps += report::heat_map(
-          fmt::format("{}: zero weights {:.0f}% (darker: more zeros)", name, 100 * l.value("weight_zero_fraction", 0.0)),
-          m.value("rows", 0U), m.value("cols", 0U), m.value("values", std::vector<double>{}),
-          "filters", "filter taps");
+      maps += report::heat_map(fmt::format("{}: zero weights {:.0f}% (darker: more zeros)", name,
+                                           100 * l.value("weight_zero_fraction", 0.0)),
+                               m.value("rows", 0U), m.value("cols", 0U),
+                               m.value("values", std::vector<double>{}), "filters", "filter taps");
     }
   }
   s += report::bar_chart("Per layer: MAC utilisation (neural), beats per cycle (planar, orange)",
@@ -194,12 +180,12 @@ std::string all_jobs(const Run& run, const fs::path& page_dir) {
 }  // namespace
 
 std::string html_report(const Run& run, const fs::path& page_dir) {
-  std::string body = fmt::format(
-      "<p>{} jobs: <b>{} passed</b>, <b>{} failed</b>; {} in {:.1f} s.</p>\n", run.results.size(),
-      run.results.size() - run.failures(), run.failures(),
-      run.jobs_at_once == 0 ? std::string("merged from shards")
-                            : fmt::format("{} at once", run.jobs_at_once),
-      run.wall_seconds);
+  std::string body =
+      fmt::format("<p>{} jobs: <b>{} passed</b>, <b>{} failed</b>; {} in {:.1f} s.</p>\n",
+                  run.results.size(), run.results.size() - run.failures(), run.failures(),
+                  run.jobs_at_once == 0 ? std::string("merged from shards")
+                                        : fmt::format("{} at once", run.jobs_at_once),
+                  run.wall_seconds);
   body += "<h2>Pass/fail: designs x blocks x jobs</h2>\n" + matrix(run, page_dir);
   body += "<h2>Failures</h2>\n" + failures(run, page_dir);
   body += "<h2>Speed</h2>\n<div class=\"plots\">\n" + speed(run) + "</div>\n";

@@ -6,10 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
+#include <cstdlib>
 #include <thread>
 
 #include "util/process.hpp"
@@ -31,18 +31,6 @@ std::string last_lines(const std::string& log, int n) {
   return s;
 }
 
-nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return nullptr;
-  try {
-    nlohmann::json j;
-    in >> j;
-    return j;
-  } catch (const std::exception&) {
-    return nullptr;
-  }
-}
-
 // The status of a child that ended with `rc` and did not say it passed.
 void classify_exit(int rc, unsigned timeout_seconds, const std::string& log, Result& r) {
   if (rc == 124 || rc == 137) {
@@ -58,18 +46,17 @@ void classify_exit(int rc, unsigned timeout_seconds, const std::string& log, Res
 // passes when Verilator prints nothing.
 void lint(const Job& j, const fs::path& design, Result& r) {
   std::string filelist;
-  const nlohmann::json m = read_json(design / "manifest.json");
+  const nlohmann::json m = read_json_or_null((design / "manifest.json").string());
   if (m.is_object()) {
     r.config_hash = m.value("config_hash", "");
     for (const auto& b : m.value("blocks", nlohmann::json::array())) {
-      if (b.value("block", "") == j.block)
-        filelist = (design / b.value("filelist", "")).string();
+      if (b.value("block", "") == j.block) filelist = (design / b.value("filelist", "")).string();
     }
   }
   if (filelist.empty()) {
     r.status = "error";
-    r.message = fmt::format("{}: the manifest names no filelist of block {}", design.string(),
-                            j.block);
+    r.message =
+        fmt::format("{}: the manifest names no filelist of block {}", design.string(), j.block);
     return;
   }
   r.reproduce = fmt::format("verilator --lint-only -Wall -F {}", filelist);
@@ -85,11 +72,20 @@ void lint(const Job& j, const fs::path& design, Result& r) {
 void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
   const fs::path summary = o.work / "logs" / (j.name() + ".json");
   r.details = summary.string();
-  std::vector<std::string> argv = {"timeout", "--kill-after=10", std::to_string(o.timeout_seconds),
-                                   o.npugen,  "sim",             j.config,
-                                   "-o",      design.string(),   "--block",
-                                   j.block,   "--seed",          std::to_string(j.seed),
-                                   "--summary", summary.string()};
+  std::vector<std::string> argv = {"timeout",
+                                   "--kill-after=10",
+                                   std::to_string(o.timeout_seconds),
+                                   o.npugen,
+                                   "sim",
+                                   j.config,
+                                   "-o",
+                                   design.string(),
+                                   "--block",
+                                   j.block,
+                                   "--seed",
+                                   std::to_string(j.seed),
+                                   "--summary",
+                                   summary.string()};
   if (j.cycles != 0) argv.insert(argv.end(), {"--cycles", std::to_string(j.cycles)});
   r.reproduce = fmt::format("npugen sim {} --block {} --seed {}{}", j.config, j.block, j.seed,
                             j.cycles ? fmt::format(" --cycles {}", j.cycles) : "");
@@ -97,7 +93,7 @@ void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) 
   const auto s0 = Clock::now();
   const int rc = util::run_program(argv, fs::path(r.log));
   r.seconds = since(s0);
-  const nlohmann::json s = read_json(summary);
+  const nlohmann::json s = read_json_or_null(summary.string());
   if (s.is_object()) {
     r.cycles = s.value("cycles", uint64_t{0});
     r.config_hash = s.value("config_hash", "");
@@ -117,13 +113,21 @@ void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) 
 void network(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
   const fs::path out = o.work / "runs" / j.name();
   r.details = (out / "stats.json").string();
-  std::vector<std::string> argv = {"timeout",   "--kill-after=10", std::to_string(o.timeout_seconds),
-                                   o.npugen,    "run",             j.config,
-                                   "--network", j.network,         "--input",
-                                   j.input,     "--design",        design.string(),
-                                   "--out",     out.string()};
-  r.reproduce =
-      fmt::format("npugen run {} --network {} --input {}", j.config, j.network, j.input);
+  std::vector<std::string> argv = {"timeout",
+                                   "--kill-after=10",
+                                   std::to_string(o.timeout_seconds),
+                                   o.npugen,
+                                   "run",
+                                   j.config,
+                                   "--network",
+                                   j.network,
+                                   "--input",
+                                   j.input,
+                                   "--design",
+                                   design.string(),
+                                   "--out",
+                                   out.string()};
+  r.reproduce = fmt::format("npugen run {} --network {} --input {}", j.config, j.network, j.input);
   if (!j.labels.empty()) {
     argv.insert(argv.end(), {"--labels", j.labels});
     r.reproduce += " --labels " + j.labels;
@@ -132,8 +136,8 @@ void network(const Job& j, const fs::path& design, const PoolOptions& o, Result&
   const auto s0 = Clock::now();
   const int rc = util::run_program(argv, fs::path(r.log));
   r.seconds = since(s0);
-  const nlohmann::json stats = read_json(r.details);
-  const nlohmann::json m = read_json(design / "manifest.json");
+  const nlohmann::json stats = read_json_or_null(r.details);
+  const nlohmann::json m = read_json_or_null((design / "manifest.json").string());
   if (m.is_object()) r.config_hash = m.value("config_hash", "");
   if (stats.is_object() && stats.contains("total"))
     r.cycles = stats["total"].value("cycles", uint64_t{0});
@@ -197,7 +201,8 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
         failures += !r.passed();
         const size_t d = ++done;
         if (o.progress) {
-          const double eta = since(t0) / static_cast<double>(d) * static_cast<double>(jobs.size() - d);
+          const double eta =
+              since(t0) / static_cast<double>(d) * static_cast<double>(jobs.size() - d);
           const std::lock_guard<std::mutex> lock(print);
           std::printf("\r[%-30s] %zu/%zu done, %zu failed, ETA %.0f s ",
                       std::string(30 * d / jobs.size(), '#').c_str(), d, jobs.size(),
@@ -209,6 +214,11 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
   };
   const unsigned pool =
       std::max(1U, std::min<unsigned>(o.jobs, static_cast<unsigned>(groups.size())));
+  // Each co-simulation build compiles with JOBS processes (the sim Makefile's variable, 2 by
+  // default): the cores shared among the jobs at once, so that the pool does not run
+  // `pool` x 2 compilers on the cores. A JOBS the user set is kept.
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  setenv("JOBS", std::to_string(std::max(1U, cores / pool)).c_str(), 0);
   std::vector<std::thread> threads;
   for (unsigned k = 0; k < pool; ++k) threads.emplace_back(worker);
   for (auto& t : threads) t.join();

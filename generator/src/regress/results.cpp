@@ -120,14 +120,26 @@ std::string summary_table(const Run& run) {
   std::string table = fmt::format("{:<24} {:<10} {:>12} {:<8} {:>10} {:>12}\n", "design", "block",
                                   "job", "status", "cycles", "cycles/s");
   for (const Result& r : run.results) {
-    table += fmt::format("{:<24} {:<10} {:>12} {:<8} {:>10} {:>12.0f}\n", r.job.design,
-                         r.job.block, r.job.variant(), r.status, r.cycles, r.cycles_per_second());
+    table += fmt::format("{:<24} {:<10} {:>12} {:<8} {:>10} {:>12.0f}\n", r.job.design, r.job.block,
+                         r.job.variant(), r.status, r.cycles, r.cycles_per_second());
   }
-  table += fmt::format("{} jobs, {} failed, {}, {:.1f} s\n", run.results.size(), run.failures(),
-                       run.jobs_at_once == 0 ? std::string("merged")
-                                             : fmt::format("{} at once", run.jobs_at_once),
-                       run.wall_seconds);
+  table += fmt::format(
+      "{} jobs, {} failed, {}, {:.1f} s\n", run.results.size(), run.failures(),
+      run.jobs_at_once == 0 ? std::string("merged") : fmt::format("{} at once", run.jobs_at_once),
+      run.wall_seconds);
   return table;
+}
+
+nlohmann::json read_json_or_null(const std::string& file) {
+  std::ifstream in(file);
+  if (file.empty() || !in) return nullptr;
+  try {
+    nlohmann::json j;
+    in >> j;
+    return j;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
 }
 
 Run merge_runs(const std::vector<std::string>& files) {
@@ -135,8 +147,8 @@ Run merge_runs(const std::vector<std::string>& files) {
   for (const std::string& f : files) {
     Run r = read_results_json(f);
     if (!out.suite.empty() && (r.suite != out.suite || r.tier != out.tier)) {
-      throw std::runtime_error(fmt::format("{}: a run of {} {}, not of {} {}", f, r.suite, r.tier,
-                                           out.suite, out.tier));
+      throw std::runtime_error(
+          fmt::format("{}: a run of {} {}, not of {} {}", f, r.suite, r.tier, out.suite, out.tier));
     }
     out.suite = r.suite, out.tier = r.tier;
     out.wall_seconds = std::max(out.wall_seconds, r.wall_seconds);

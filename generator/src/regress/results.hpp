@@ -41,6 +41,10 @@ Run read_results_json(const std::string& file);
 std::string junit_xml(const Run& run);
 std::string summary_table(const Run& run);
 
+/// A JSON file's content; null when it is missing or not JSON (a job that died before
+/// writing its summary).
+nlohmann::json read_json_or_null(const std::string& file);
+
 /// The runs in `files` (results.json each) joined, sorted by configuration, block and
 /// variant; the wall time is the longest shard's.
 Run merge_runs(const std::vector<std::string>& files);

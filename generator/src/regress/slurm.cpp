@@ -38,8 +38,8 @@ util::FileMap slurm_files(const SlurmPlan& p) {
       "set -u\n"
       "exec {} regress {} --tier {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --jobs {} "
       "--timeout {} -o {}/shard-\"$SLURM_ARRAY_TASK_ID\"\n",
-      header, p.shards, p.cpus, p.dir, partition, quoted(p.npugen), quoted(p.suite),
-      quoted(p.tier), p.shards, p.cpus, p.timeout_seconds, quoted(p.dir));
+      header, p.shards, p.cpus, p.dir, partition, quoted(p.npugen), quoted(p.suite), quoted(p.tier),
+      p.shards, p.cpus, p.timeout_seconds, quoted(p.dir));
   std::string shards;
   for (unsigned i = 1; i <= p.shards; ++i) shards += fmt::format(" {}/shard-{}", quoted(p.dir), i);
   files["merge.sbatch"] = fmt::format(

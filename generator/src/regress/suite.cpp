@@ -1,7 +1,5 @@
 #include "regress/suite.hpp"
 
-#include "util/output_tree.hpp"
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -10,6 +8,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "util/output_tree.hpp"
 
 namespace npugen::regress {
 namespace fs = std::filesystem;
@@ -174,9 +174,9 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
     };
     std::vector<Config> configs;
     const YAML::Node cs = e["configs"];
-    const std::vector<YAML::Node> items =
-        cs.IsSequence() ? std::vector<YAML::Node>(cs.begin(), cs.end())
-                        : std::vector<YAML::Node>{cs};
+    const std::vector<YAML::Node> items = cs.IsSequence()
+                                              ? std::vector<YAML::Node>(cs.begin(), cs.end())
+                                              : std::vector<YAML::Node>{cs};
     if (items.empty()) bad(file, cs, "configs: a path, a glob, a configuration, or a list");
     for (const YAML::Node& c : items) {
       if (c.IsMap()) {
@@ -185,9 +185,9 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
           bad(file, c, "an inline configuration needs design.name (it names its design)");
         YAML::Emitter out;
         out << c;
-        configs.push_back({"", fmt::format("# from {} line {}\n{}\n", file, c.Mark().line + 1,
-                                           out.c_str()),
-                           name.as<std::string>(), c});
+        configs.push_back(
+            {"", fmt::format("# from {} line {}\n{}\n", file, c.Mark().line + 1, out.c_str()),
+             name.as<std::string>(), c});
       } else if (c.IsScalar()) {
         const auto found = glob_files(dir, c.as<std::string>());
         if (found.empty()) bad(file, c, fmt::format("'{}' matches no file", c.as<std::string>()));

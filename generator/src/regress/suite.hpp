@@ -22,16 +22,16 @@ JobKind kind_of(const std::string& name);  ///< throws std::invalid_argument
 
 struct Job {
   JobKind kind = JobKind::kSim;
-  std::string config;   ///< the configuration file
+  std::string config;         ///< the configuration file
   std::string inline_config;  ///< a configuration written in the suite (YAML), to be saved
                               ///< as `config` (materialize_inline) before the jobs run
-  std::string block;    ///< the block (npu for a network run)
-  uint64_t seed = 1;    ///< kSim: the co-simulation's seed
-  uint64_t cycles = 0;  ///< kSim: the cycle budget; 0: the configuration's
-  std::string design;   ///< the design's folder name (the configuration file's stem)
-  std::string network;  ///< kNetwork: the network file
-  std::string input;    ///< kNetwork: its input images (.npy)
-  std::string labels;   ///< kNetwork: class labels (.npy), optional
+  std::string block;          ///< the block (npu for a network run)
+  uint64_t seed = 1;          ///< kSim: the co-simulation's seed
+  uint64_t cycles = 0;        ///< kSim: the cycle budget; 0: the configuration's
+  std::string design;         ///< the design's folder name (the configuration file's stem)
+  std::string network;        ///< kNetwork: the network file
+  std::string input;          ///< kNetwork: its input images (.npy)
+  std::string labels;         ///< kNetwork: class labels (.npy), optional
 
   /// A short name, unique within a tier: design.block.seedN, design.block.lint or
   /// design.network-stem.

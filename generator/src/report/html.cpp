@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/svg.hpp"
+#include "util/output_tree.hpp"
 #include "version.hpp"
 
 namespace npugen::report {
@@ -37,6 +38,12 @@ a.job {{ display: inline-block; min-width: 1.6em; margin: 1px; padding: 0 3px;
 </html>
 )",
       kVersion, xml_escape(title), xml_escape(title), body, kVersion);
+}
+
+void write_report_page(const std::filesystem::path& dir, const std::string& html) {
+  constexpr const char* kMarker = ".npugen-report";
+  util::write_tree_atomically(dir, {{kMarker, "npugen report\n"}, {"index.html", html}}, kMarker,
+                              {});
 }
 
 }  // namespace npugen::report

@@ -159,8 +159,8 @@ std::string heat_map(const std::string& title, unsigned rows, unsigned cols,
   s += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{} \u2192</text>\n", left,
                    top + cell * rows + 16, xml_escape(col_axis));
   s += fmt::format(
-      "<text x=\"12\" y=\"{:.0f}\" transform=\"rotate(90 12 {:.0f})\">{} \u2192</text>\n",
-      top, top, xml_escape(row_axis));
+      "<text x=\"12\" y=\"{:.0f}\" transform=\"rotate(90 12 {:.0f})\">{} \u2192</text>\n", top, top,
+      xml_escape(row_axis));
   return s + "</svg>\n";
 }
 

@@ -18,8 +18,8 @@ std::string xml_escape(std::string_view s);
 struct Bar {
   std::string label;  ///< left of the bar
   double value = 0;
-  std::string tip;     ///< hover text (<title>); empty: label and value
-  bool alt = false;    ///< drawn in the second colour (say, a failed job or the planar engine)
+  std::string tip;   ///< hover text (<title>); empty: label and value
+  bool alt = false;  ///< drawn in the second colour (say, a failed job or the planar engine)
 };
 /// Horizontal bars, one a row, scaled to `max` (0: the largest value), the value printed
 /// after each bar with `format` (a fmt format of one double, such as "{:.0f} cycles/s").
