@@ -43,7 +43,7 @@ expect_refusal "$work/out" "$work/unknown.log" "unknown.yaml:3: error: unknown k
 printf 'tiers:\n  smoke:\n    - {configs: "nothing_*.yaml", blocks: [pe_array]}\n' > "$work/glob.yaml"
 expect_refusal "$work/out" "$work/glob.log" "glob.yaml:3: error: 'nothing_*.yaml' matches no file" \
   -- "$npugen" regress "$work/glob.yaml" -o "$work/out"
-expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has smoke, broken)" -- \
+expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has smoke, broken, hang)" -- \
   "$npugen" regress "$suite" --tier nightly -o "$work/out"
 expect_refusal "$work/out" "$work/shard.log" "--shard 5/4: expected i/n with 1 <= i <= n" -- \
   "$npugen" regress "$suite" --shard 5/4 -o "$work/out"
@@ -81,4 +81,30 @@ assert len(shards[0]) == 2 and len(shards[1]) == 2, shards
 assert not set(map(key, shards[0])) & set(map(key, shards[1]))
 assert sorted(map(key, merged)) == sorted(map(key, smoke)), (merged, smoke)
 print("shards 1/2 and 2/2: two jobs each, merged into the tier's four")
+PY
+# A job that hangs (three billion cycles, the model built by the smoke tier above) is killed
+# at its timeout and reported as such.
+set +e
+"$npugen" regress "$suite" --tier hang --timeout 3 -o "$work/smoke" > "$work/hang.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "the hanging tier exited $status, not 1: $(cat "$work/hang.log")"
+grep -q "timeout" "$work/smoke/summary.txt" || fail "not reported as a timeout: $(cat "$work/hang.log")"
+# A job that crashes does not stop the others: the smoke tier again in its folder, with
+# tiny_1x1's built co-simulation replaced by a program that dies of SIGSEGV.
+fake=$work/smoke.work/designs/tiny_1x1/sim/build-pe_array/sim
+[ -x "$fake" ] || fail "no built co-simulation at $fake"
+printf '#!/bin/sh\nkill -SEGV $$\n' > "$fake"
+set +e
+"$npugen" regress "$suite" --jobs 2 -o "$work/smoke" > "$work/crash.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "the tier with a crash exited $status, not 1: $(cat "$work/crash.log")"
+"$python" - "$work" <<'PY' || fail "the crash is not reported as one"
+import json, sys
+jobs = json.load(open(f"{sys.argv[1]}/smoke/results.json"))["jobs"]
+status = {(j["design"], j["seed"]): j["status"] for j in jobs}
+assert status == {("tiny_1x1", 1): "crash", ("tiny_1x1", 2): "crash",
+                  ("wide_2x3", 1): "pass", ("wide_2x3", 2): "pass"}, status
+print("a hanging job killed at its timeout; crashed jobs reported, the others passed")
 PY

@@ -134,7 +134,7 @@ TEST_CASE("bad suites are refused at their line", "[regress]") {
   CHECK(regress::parse_shard("3/4") == std::pair<unsigned, unsigned>{3, 4});
 }
 
-TEST_CASE("results survive results.json; merged shards are sorted; JUnit XML is escaped",
+TEST_CASE("results survive results.json, merged shards are sorted, JUnit XML is escaped",
           "[regress]") {
   const fs::path d = temp_dir("results");
   regress::Run run;
@@ -224,7 +224,7 @@ TEST_CASE("sweeps: parsed, multiplied out, and set into a configuration", "[expl
   CHECK_THROWS_AS(explore::apply_settings("c: 1\n", scalar_section), std::invalid_argument);
 }
 
-TEST_CASE("the Pareto front against brute force; the two picks", "[explore]") {
+TEST_CASE("the Pareto front against brute force, and the two picks", "[explore]") {
   std::mt19937_64 rng(5);
   for (int round = 0; round < 200; ++round) {
     std::vector<explore::Point> pts(1 + rng() % 12);
