@@ -6,10 +6,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <set>
-#include <cstdlib>
 #include <thread>
 
 #include "util/process.hpp"
@@ -29,6 +29,16 @@ std::string last_lines(const std::string& log, int n) {
   std::string s = util::tail_of_file(log, n);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
+}
+
+// `npugen ARGS...` under coreutils' timeout, which kills the job's whole process group (the
+// build, the simulation) after the job's time, and 10 s later with SIGKILL.
+std::vector<std::string> npugen_under_timeout(const PoolOptions& o,
+                                              const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"timeout", "--kill-after=10", std::to_string(o.timeout_seconds),
+                                   o.npugen};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
 }
 
 // The status of a child that ended with `rc` and did not say it passed.
@@ -72,20 +82,9 @@ void lint(const Job& j, const fs::path& design, Result& r) {
 void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
   const fs::path summary = o.work / "logs" / (j.name() + ".json");
   r.details = summary.string();
-  std::vector<std::string> argv = {"timeout",
-                                   "--kill-after=10",
-                                   std::to_string(o.timeout_seconds),
-                                   o.npugen,
-                                   "sim",
-                                   j.config,
-                                   "-o",
-                                   design.string(),
-                                   "--block",
-                                   j.block,
-                                   "--seed",
-                                   std::to_string(j.seed),
-                                   "--summary",
-                                   summary.string()};
+  std::vector<std::string> argv =
+      npugen_under_timeout(o, {"sim", j.config, "-o", design.string(), "--block", j.block, "--seed",
+                               std::to_string(j.seed), "--summary", summary.string()});
   if (j.cycles != 0) argv.insert(argv.end(), {"--cycles", std::to_string(j.cycles)});
   r.reproduce = fmt::format("npugen sim {} --block {} --seed {}{}", j.config, j.block, j.seed,
                             j.cycles ? fmt::format(" --cycles {}", j.cycles) : "");
@@ -113,20 +112,9 @@ void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) 
 void network(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
   const fs::path out = o.work / "runs" / j.name();
   r.details = (out / "stats.json").string();
-  std::vector<std::string> argv = {"timeout",
-                                   "--kill-after=10",
-                                   std::to_string(o.timeout_seconds),
-                                   o.npugen,
-                                   "run",
-                                   j.config,
-                                   "--network",
-                                   j.network,
-                                   "--input",
-                                   j.input,
-                                   "--design",
-                                   design.string(),
-                                   "--out",
-                                   out.string()};
+  std::vector<std::string> argv =
+      npugen_under_timeout(o, {"run", j.config, "--network", j.network, "--input", j.input,
+                               "--design", design.string(), "--out", out.string()});
   r.reproduce = fmt::format("npugen run {} --network {} --input {}", j.config, j.network, j.input);
   if (!j.labels.empty()) {
     argv.insert(argv.end(), {"--labels", j.labels});
