@@ -126,6 +126,15 @@ TEST_CASE("bad suites are refused at their line", "[regress]") {
   CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [x]}\n"
                      "    - {configs: other/a.yaml, blocks: [x]}\n"),
              Catch::Contains("s.yaml:4: error: design 'a'"));
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [x], seeds: [1, 1]}\n"),
+             Catch::Contains("job a.x.seed1 is listed twice in tier smoke"));
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: [{design: {name: m}}, {design: {name: m}}],"
+                     " blocks: [x]}\n"),
+             Catch::Contains("design 'm' (the inline configuration at line 3"));
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [x], seeds: [{a: 1}]}\n"),
+             Catch::Contains("s.yaml:3: error: a seed is a non-negative integer"));
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [{x: 1}]}\n"),
+             Catch::Contains("s.yaml:3: error:"));
   CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: [{pe_array: {}}], blocks: [x]}\n"),
              Catch::Contains("s.yaml:3: error: an inline configuration needs design.name"));
   for (const char* bad : {"5/4", "0/2", "1/0", "1/2/3", "a/b", "2"}) {

@@ -3,6 +3,7 @@
 // the generated NPU top (cached by manifest hash), the Pareto front of the two, and the best
 // point under an area budget or a frame-rate target.
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <atomic>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "regress/suite.hpp"
 #include "report/html.hpp"
 #include "util/output_tree.hpp"
+#include "util/process.hpp"
 
 namespace npugen::cli {
 namespace {
@@ -84,6 +86,10 @@ void explore(const ExploreOptions& o) {
   for (const auto& s : sweeps) e.keys.push_back(s.key);
   if (o.max_cells != 0 && o.min_fps > 0)
     throw CommandError(kBadInput, "--max-cells and --min-fps: give one constraint");
+  if ((o.max_cells != 0 || o.min_fps > 0) && (o.no_synth || !o.shard.empty()))
+    throw CommandError(kBadInput,
+                       "--max-cells and --min-fps need every point's cells: not with "
+                       "--no-synth or --shard");
   std::pair<unsigned, unsigned> slice{1, 1};
   try {
     if (!o.shard.empty()) slice = regress::parse_shard(o.shard);
@@ -122,6 +128,8 @@ void explore(const ExploreOptions& o) {
       designs[i] = evaluate(base, *nr.file, p);
     } catch (const std::invalid_argument& x) {
       throw CommandError(kBadInput, x.what());
+    } catch (const YAML::Exception& x) {
+      throw CommandError(kBadInput, fmt::format("--sweep: {} is not YAML ({})", p.label(), x.msg));
     }
     if (p.status == "invalid" && p.message.find("unknown key") != std::string::npos) {
       throw CommandError(kBadInput, fmt::format("--sweep: {} ({})", p.message, o.config));
@@ -137,7 +145,12 @@ void explore(const ExploreOptions& o) {
       for (size_t i; (i = next++) < e.points.size();) {
         if (!designs[i]) continue;
         Point& p = e.points[i];
-        const SynthCost c = synth_cost(*designs[i], cache);
+        SynthCost c;
+        try {
+          c = synth_cost(*designs[i], cache);
+        } catch (const std::exception& x) {  // an unwritable cache, a full disk
+          c.error = x.what();
+        }
         p.manifest_hash = c.manifest_hash;
         if (!c.error.empty()) {
           p.status = "synth_failed";
@@ -153,7 +166,7 @@ void explore(const ExploreOptions& o) {
       }
     };
     const unsigned n =
-        std::max(1U, std::min<unsigned>(o.jobs != 0 ? o.jobs : std::thread::hardware_concurrency(),
+        std::max(1U, std::min<unsigned>(o.jobs != 0 ? o.jobs : util::available_cores(),
                                         static_cast<unsigned>(e.points.size())));
     std::vector<std::thread> threads;
     for (unsigned k = 0; k < n; ++k) threads.emplace_back(worker);

@@ -18,6 +18,7 @@
 #include "regress/slurm.hpp"
 #include "report/html.hpp"
 #include "util/output_tree.hpp"
+#include "util/process.hpp"
 
 namespace npugen::cli {
 namespace {
@@ -79,20 +80,30 @@ std::vector<Job> random_jobs(unsigned n, uint64_t seed, const fs::path& where) {
 }
 
 // Jobs whose earlier result (results.json) is not a pass.
-std::vector<Job> failed_only(const std::vector<Job>& jobs, const std::string& file) {
+// (Job names are unique within a tier, and do not depend on where the run started.)
+std::vector<Job> failed_only(const std::vector<Job>& jobs, const std::string& file,
+                             const Run& run) {
   Run prior;
   try {
     prior = read_results_json(file);
   } catch (const std::exception& e) {
     throw CommandError(kBadInput, e.what());
   }
+  if (prior.suite != run.suite || prior.tier != run.tier) {
+    throw CommandError(kBadInput, fmt::format("{}: a run of {} tier {}, not of {} tier {}", file,
+                                              prior.suite, prior.tier, run.suite, run.tier));
+  }
   std::set<std::string> failed;
   for (const Result& r : prior.results) {
-    if (!r.passed()) failed.insert(r.job.config + "\n" + r.job.name());
+    if (!r.passed()) failed.insert(r.job.name());
   }
   std::vector<Job> out;
   for (const Job& j : jobs) {
-    if (failed.contains(j.config + "\n" + j.name())) out.push_back(j);
+    if (failed.erase(j.name()) != 0) out.push_back(j);
+  }
+  if (!failed.empty()) {
+    throw CommandError(kBadInput, fmt::format("{}: failed job {} is not in this tier (or shard)",
+                                              file, *failed.begin()));
   }
   return out;
 }
@@ -171,14 +182,22 @@ void run(RegressOptions& o) {
   } catch (const SuiteError& e) {
     throw CommandError(kBadInput, "");  // read_suite printed file:line: error: ...
   }
-  const fs::path dir =
-      o.out.empty() ? fs::path("generated") / "regress" / run.suite : fs::path(o.out);
-  const fs::path work = dir.string() + ".work";
+  fs::path dir = (o.out.empty() ? fs::path("generated") / "regress" / run.suite : fs::path(o.out))
+                     .lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // out/ is out
+  const fs::path work = dir.parent_path() / (dir.filename().string() + ".work");
+  // The reports replace only an earlier report: refused now, not after hours of jobs.
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !fs::exists(dir / kRegressMarker, ec)) {
+    throw CommandError(kBadInput, fmt::format("{}: exists and is not npugen regress's output (no "
+                                              "{}); give a new folder",
+                                              dir.string(), kRegressMarker));
+  }
   // The draws are written into the work folder: a failing one is there with its seed.
   if (o.random_n != 0) jobs = random_jobs(o.random_n, o.seed, work / "random");
   materialize_inline(jobs, work / "configs");
   jobs = shard_of(jobs, slice);
-  if (!o.rerun.empty()) jobs = failed_only(jobs, o.rerun);
+  if (!o.rerun.empty()) jobs = failed_only(jobs, o.rerun, run);
   if (o.list) {
     for (const Job& j : jobs) {
       std::printf("%-8s %-32s %-10s %s\n", kind_name(j.kind).c_str(), j.design.c_str(),
@@ -191,7 +210,7 @@ void run(RegressOptions& o) {
   PoolOptions pool;
   pool.work = work;
   pool.npugen = fs::read_symlink("/proc/self/exe").string();
-  pool.jobs = o.jobs != 0 ? o.jobs : std::max(1U, std::thread::hardware_concurrency());
+  pool.jobs = o.jobs != 0 ? o.jobs : util::available_cores();
   pool.timeout_seconds = o.timeout;
   pool.progress = isatty(fileno(stdout)) != 0;
   const auto t0 = std::chrono::steady_clock::now();

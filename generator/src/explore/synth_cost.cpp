@@ -1,8 +1,11 @@
 #include "explore/synth_cost.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -32,6 +35,13 @@ const std::string& yosys_version() {
     return s;
   }();
   return v;
+}
+
+// The synthesis scripts flatten the design when NPUGEN_FLATTEN is set (other counts): part
+// of the key.
+std::string flatten() {
+  const char* f = std::getenv("NPUGEN_FLATTEN");
+  return f != nullptr && std::string(f) != "0" ? " flattened" : "";
 }
 
 }  // namespace
@@ -69,7 +79,7 @@ std::string manifest_hash(const elab::Design& design) {
   const util::FileMap files = emit::emit_design(design);
   const nlohmann::json m = nlohmann::json::parse(files.at(emit::kManifest));
   const nlohmann::json* npu = npu_block(m);
-  return util::sha256_hex(m.at("files").dump() + (npu ? npu->value("top", "") : ""));
+  return util::sha256_hex(m.at("files").dump() + (npu ? npu->value("top", "") : "") + flatten());
 }
 
 SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
@@ -81,7 +91,7 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
     c.error = "the design has no NPU top (npu.enabled)";
     return c;
   }
-  c.manifest_hash = util::sha256_hex(m.at("files").dump() + npu->value("top", ""));
+  c.manifest_hash = util::sha256_hex(m.at("files").dump() + npu->value("top", "") + flatten());
   const fs::path record = cache / (c.manifest_hash + ".json");
   if (std::ifstream in(record); in) {
     try {
@@ -97,7 +107,11 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
       // a damaged record, or another Yosys's: synthesized again and rewritten
     }
   }
-  const fs::path work = cache / "work" / c.manifest_hash;
+  // A work folder of this call's own: two threads or processes may synthesize one design at
+  // once (the same point twice, shards sharing the cache); the record they write is the same.
+  static std::atomic<unsigned> calls{0};
+  const fs::path work =
+      cache / "work" / fmt::format("{}.{}.{}", c.manifest_hash, getpid(), calls++);
   fs::create_directories(work.parent_path());
   emit::write_design(design, work);
   const std::string script = (work / npu->value("synthesis_script", "")).string();

@@ -54,7 +54,7 @@ void classify_exit(int rc, unsigned timeout_seconds, const std::string& log, Res
 
 // verilator --lint-only -Wall on the block's filelist (the design's manifest names it); it
 // passes when Verilator prints nothing.
-void lint(const Job& j, const fs::path& design, Result& r) {
+void lint(const Job& j, const fs::path& design, unsigned timeout_seconds, Result& r) {
   std::string filelist;
   const nlohmann::json m = read_json_or_null((design / "manifest.json").string());
   if (m.is_object()) {
@@ -71,11 +71,12 @@ void lint(const Job& j, const fs::path& design, Result& r) {
   }
   r.reproduce = fmt::format("verilator --lint-only -Wall -F {}", filelist);
   const auto s0 = Clock::now();
-  const int rc =
-      util::run_program({"verilator", "--lint-only", "-Wall", "-F", filelist}, fs::path(r.log));
+  const int rc = util::run_program({"timeout", "--kill-after=10", std::to_string(timeout_seconds),
+                                    "verilator", "--lint-only", "-Wall", "-F", filelist},
+                                   fs::path(r.log));
   r.seconds = since(s0);
   const std::string said = last_lines(r.log, 5);
-  r.status = rc == 0 && said.empty() ? "pass" : "fail";
+  r.status = rc == 124 || rc == 137 ? "timeout" : rc == 0 && said.empty() ? "pass" : "fail";
   if (!r.passed()) r.message = fmt::format("lint (exit status {}): {}", rc, said);
 }
 
@@ -159,7 +160,9 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
     if (!generated.insert(j.design).second) continue;
     const fs::path log = o.work / "logs" / (j.design + ".generate.log");
     const int rc = util::run_program(
-        {o.npugen, "generate", j.config, "-o", (o.work / "designs" / j.design).string()}, log);
+        npugen_under_timeout(
+            o, {"generate", j.config, "-o", (o.work / "designs" / j.design).string()}),
+        log);
     if (rc != 0) broken[j.design] = fmt::format("npugen generate: {}", last_lines(log.string(), 3));
   }
   const auto groups = job_groups(jobs);
@@ -180,7 +183,7 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
           r.log = (o.work / "logs" / (j.design + ".generate.log")).string();
           r.reproduce = fmt::format("npugen generate {}", j.config);
         } else if (j.kind == JobKind::kLint) {
-          lint(j, design, r);
+          lint(j, design, o.timeout_seconds, r);
         } else if (j.kind == JobKind::kNetwork) {
           network(j, design, o, r);
         } else {
@@ -205,7 +208,7 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
   // Each co-simulation build compiles with JOBS processes (the sim Makefile's variable, 2 by
   // default): the cores shared among the jobs at once, so that the pool does not run
   // `pool` x 2 compilers on the cores. A JOBS the user set is kept.
-  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  const unsigned cores = util::available_cores();
   setenv("JOBS", std::to_string(std::max(1U, cores / pool)).c_str(), 0);
   std::vector<std::thread> threads;
   for (unsigned k = 0; k < pool; ++k) threads.emplace_back(worker);

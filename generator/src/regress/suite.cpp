@@ -152,120 +152,141 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
   const fs::path dir = fs::path(file).parent_path();
   std::vector<Job> jobs;
   std::map<std::string, std::string> names;  // design -> its configuration
-  for (const YAML::Node& e : entries) {
-    if (!e.IsMap()) bad(file, e, "an entry is a map (configs, blocks, networks, seeds, cycles)");
-    for (const auto& kv : e) {
-      const std::string key = kv.first.as<std::string>();
-      static const std::set<std::string> known = {"configs", "blocks", "networks", "seeds",
-                                                  "cycles"};
-      if (!known.contains(key)) {
-        bad(file, kv.first,
-            fmt::format("unknown key '{}' (an entry has configs, blocks, networks, seeds "
-                        "and cycles)",
-                        key));
-      }
-    }
-    if (!e["configs"]) bad(file, e, "an entry needs configs");
-    if (!e["blocks"] && !e["networks"]) bad(file, e, "an entry needs blocks or networks");
-    // configs: a path or glob, an inline configuration (a map), or a list of them.
-    struct Config {
-      std::string path, yaml, design;
-      YAML::Node at;
-    };
-    std::vector<Config> configs;
-    const YAML::Node cs = e["configs"];
-    const std::vector<YAML::Node> items = cs.IsSequence()
-                                              ? std::vector<YAML::Node>(cs.begin(), cs.end())
-                                              : std::vector<YAML::Node>{cs};
-    if (items.empty()) bad(file, cs, "configs: a path, a glob, a configuration, or a list");
-    for (const YAML::Node& c : items) {
-      if (c.IsMap()) {
-        const YAML::Node name = c["design"] ? c["design"]["name"] : YAML::Node();
-        if (!name || !name.IsScalar())
-          bad(file, c, "an inline configuration needs design.name (it names its design)");
-        YAML::Emitter out;
-        out << c;
-        configs.push_back(
-            {"", fmt::format("# from {} line {}\n{}\n", file, c.Mark().line + 1, out.c_str()),
-             name.as<std::string>(), c});
-      } else if (c.IsScalar()) {
-        const auto found = glob_files(dir, c.as<std::string>());
-        if (found.empty()) bad(file, c, fmt::format("'{}' matches no file", c.as<std::string>()));
-        for (const auto& f : found) configs.push_back({f, "", fs::path(f).stem().string(), c});
-      } else {
-        bad(file, c, "configs: a path, a glob, a configuration, or a list");
-      }
-    }
-    // One design name, one configuration: the work folder keeps designs by name.
-    for (const Config& c : configs) {
-      const std::string where = c.path.empty() ? "an inline configuration" : c.path;
-      const auto [it, fresh] = names.emplace(c.design, where);
-      if (!fresh && it->second != where) {
-        bad(file, c.at,
-            fmt::format("design '{}' ({}) is also {}: give each configuration its own name",
-                        c.design, where, it->second));
-      }
-    }
-    std::vector<std::string> blocks;
-    if (e["blocks"]) blocks = strings(file, e["blocks"], "blocks");
-    std::vector<uint64_t> seeds = {1};
-    if (const YAML::Node s = e["seeds"]) {
-      if (!s.IsSequence() || s.size() == 0) bad(file, s, "seeds: a list of seeds");
-      seeds.clear();
-      for (const auto& v : s) {
-        try {
-          seeds.push_back(v.as<uint64_t>());
-        } catch (const YAML::Exception&) {
-          bad(file, v, fmt::format("seed '{}' is not a non-negative integer", v.as<std::string>()));
+  try {
+    for (const YAML::Node& e : entries) {
+      if (!e.IsMap()) bad(file, e, "an entry is a map (configs, blocks, networks, seeds, cycles)");
+      for (const auto& kv : e) {
+        const std::string key = kv.first.as<std::string>();
+        static const std::set<std::string> known = {"configs", "blocks", "networks", "seeds",
+                                                    "cycles"};
+        if (!known.contains(key)) {
+          bad(file, kv.first,
+              fmt::format("unknown key '{}' (an entry has configs, blocks, networks, seeds "
+                          "and cycles)",
+                          key));
         }
       }
-    }
-    uint64_t cycles = 0;
-    if (const YAML::Node c = e["cycles"]) {
-      try {
-        cycles = c.as<uint64_t>();
-      } catch (const YAML::Exception&) {
-        bad(file, c, "cycles: a positive integer");
+      if (!e["configs"]) bad(file, e, "an entry needs configs");
+      if (!e["blocks"] && !e["networks"]) bad(file, e, "an entry needs blocks or networks");
+      // configs: a path or glob, an inline configuration (a map), or a list of them.
+      struct Config {
+        std::string path, yaml, design;
+        YAML::Node at;
+      };
+      std::vector<Config> configs;
+      const YAML::Node cs = e["configs"];
+      const std::vector<YAML::Node> items = cs.IsSequence()
+                                                ? std::vector<YAML::Node>(cs.begin(), cs.end())
+                                                : std::vector<YAML::Node>{cs};
+      if (items.empty()) bad(file, cs, "configs: a path, a glob, a configuration, or a list");
+      for (const YAML::Node& c : items) {
+        if (c.IsMap()) {
+          const YAML::Node name =
+              c["design"] && c["design"].IsMap() ? c["design"]["name"] : YAML::Node();
+          if (!name || !name.IsScalar())
+            bad(file, c, "an inline configuration needs design.name (it names its design)");
+          YAML::Emitter out;
+          out << c;
+          configs.push_back(
+              {"", fmt::format("# from {} line {}\n{}\n", file, c.Mark().line + 1, out.c_str()),
+               name.as<std::string>(), c});
+        } else if (c.IsScalar()) {
+          const auto found = glob_files(dir, c.as<std::string>());
+          if (found.empty()) bad(file, c, fmt::format("'{}' matches no file", c.as<std::string>()));
+          for (const auto& f : found) configs.push_back({f, "", fs::path(f).stem().string(), c});
+        } else {
+          bad(file, c, "configs: a path, a glob, a configuration, or a list");
+        }
       }
-      if (cycles == 0) bad(file, c, "cycles: a positive integer");
-    }
-    // networks: a list of {network, input, labels}: each runs once on each configuration.
-    std::vector<Job> networks;
-    if (const YAML::Node nets = e["networks"]) {
-      if (!nets.IsSequence() || nets.size() == 0)
-        bad(file, nets, "networks: a list of {network, input, labels}");
-      for (const auto& n : nets) {
-        if (!n.IsMap()) bad(file, n, "a network is a map {network, input, labels}");
-        for (const auto& kv : n) {
-          const std::string key = kv.first.as<std::string>();
-          if (key != "network" && key != "input" && key != "labels") {
-            bad(file, kv.first,
-                fmt::format("unknown key '{}' (a network has network, input and labels)", key));
+      // One design name, one configuration: the work folder keeps designs by name.
+      for (const Config& c : configs) {
+        const std::string where =
+            c.path.empty() ? fmt::format("the inline configuration at line {}, column {}",
+                                         c.at.Mark().line + 1, c.at.Mark().column + 1)
+                           : c.path;
+        const auto [it, fresh] = names.emplace(c.design, where);
+        if (!fresh && it->second != where) {
+          bad(file, c.at,
+              fmt::format("design '{}' ({}) is also {}: give each configuration its own name",
+                          c.design, where, it->second));
+        }
+      }
+      std::vector<std::string> blocks;
+      if (e["blocks"]) blocks = strings(file, e["blocks"], "blocks");
+      std::vector<uint64_t> seeds = {1};
+      if (const YAML::Node s = e["seeds"]) {
+        if (!s.IsSequence() || s.size() == 0) bad(file, s, "seeds: a list of seeds");
+        seeds.clear();
+        for (const auto& v : s) {
+          try {
+            seeds.push_back(v.as<uint64_t>());
+          } catch (const YAML::Exception&) {
+            bad(file, v, "a seed is a non-negative integer");
           }
         }
-        if (!n["network"] || !n["input"]) bad(file, n, "a network needs network and input");
-        Job j;
-        j.kind = JobKind::kNetwork;
-        j.block = "npu";
-        j.network = existing(file, n["network"], dir);
-        j.input = existing(file, n["input"], dir);
-        if (n["labels"]) j.labels = existing(file, n["labels"], dir);
-        networks.push_back(j);
       }
-    }
-    for (const Config& c : configs) {
-      for (const std::string& b : blocks) {
-        for (const uint64_t s : seeds) {
+      uint64_t cycles = 0;
+      if (const YAML::Node c = e["cycles"]) {
+        try {
+          cycles = c.as<uint64_t>();
+        } catch (const YAML::Exception&) {
+          bad(file, c, "cycles: a positive integer");
+        }
+        if (cycles == 0) bad(file, c, "cycles: a positive integer");
+      }
+      // networks: a list of {network, input, labels}: each runs once on each configuration.
+      std::vector<Job> networks;
+      if (const YAML::Node nets = e["networks"]) {
+        if (!nets.IsSequence() || nets.size() == 0)
+          bad(file, nets, "networks: a list of {network, input, labels}");
+        for (const auto& n : nets) {
+          if (!n.IsMap()) bad(file, n, "a network is a map {network, input, labels}");
+          for (const auto& kv : n) {
+            const std::string key = kv.first.as<std::string>();
+            if (key != "network" && key != "input" && key != "labels") {
+              bad(file, kv.first,
+                  fmt::format("unknown key '{}' (a network has network, input and labels)", key));
+            }
+          }
+          if (!n["network"] || !n["input"]) bad(file, n, "a network needs network and input");
           Job j;
+          j.kind = JobKind::kNetwork;
+          j.block = "npu";
+          j.network = existing(file, n["network"], dir);
+          j.input = existing(file, n["input"], dir);
+          if (n["labels"]) j.labels = existing(file, n["labels"], dir);
+          networks.push_back(j);
+        }
+      }
+      for (const Config& c : configs) {
+        for (const std::string& b : blocks) {
+          for (const uint64_t s : seeds) {
+            Job j;
+            j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
+            j.block = b, j.seed = s, j.cycles = cycles;
+            jobs.push_back(j);
+          }
+        }
+        for (Job j : networks) {
           j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
-          j.block = b, j.seed = s, j.cycles = cycles;
           jobs.push_back(j);
         }
       }
-      for (Job j : networks) {
-        j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
-        jobs.push_back(j);
-      }
+    }
+  } catch (const YAML::Exception& e) {  // a value of the wrong kind where a scalar was read
+    const std::string m = fmt::format("{}:{}: error: {}", file, e.mark.line + 1, e.msg);
+    std::fprintf(stderr, "%s\n", m.c_str());
+    throw SuiteError(m);
+  }
+  // Every job's name is its log's and its outputs' name: unique within the tier.
+  std::map<std::string, std::string> seen;
+  for (const Job& j : jobs) {
+    const std::string what = j.kind == JobKind::kNetwork ? j.network : j.config;
+    if (const auto [it, fresh] = seen.emplace(j.name(), what); !fresh) {
+      bad(file, entries,
+          fmt::format("job {} is listed twice in tier {} ({} and {}): give each its own seed, "
+                      "network or configuration name",
+                      j.name(), tier, it->second, what));
     }
   }
   if (jobs.empty()) bad(file, entries, fmt::format("tier {} has no jobs", tier));

@@ -206,9 +206,9 @@ std::string scatter_plot(const std::string& title, const std::string& x_axis,
   if (front.size() > 1) {
     std::string path;
     for (size_t i = 0; i < front.size(); ++i) {
-      path += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : " H", px(front[i]->x),
-                          py(i == 0 ? front[i]->y : front[i - 1]->y));
-      if (i != 0) path += fmt::format(" V{:.1f}", py(front[i]->y));
+      // A step: across at the previous point's height, then down to this one.
+      path += i == 0 ? fmt::format("M{:.1f},{:.1f}", px(front[i]->x), py(front[i]->y))
+                     : fmt::format(" H{:.1f} V{:.1f}", px(front[i]->x), py(front[i]->y));
     }
     s += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>\n", path,
                      kAltColour);

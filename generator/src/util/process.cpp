@@ -1,16 +1,19 @@
 #include "util/process.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -107,6 +110,15 @@ std::string tail_of_file(const std::filesystem::path& path, int lines) {
   std::string out;
   for (const auto& l : last) out += l + "\n";
   return out;
+}
+
+unsigned available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    return std::max(1, CPU_COUNT(&set));
+  }
+  return std::max(1U, std::thread::hardware_concurrency());
 }
 
 }  // namespace npugen::util

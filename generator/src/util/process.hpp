@@ -21,6 +21,10 @@ int run_program(const std::vector<std::string>& argv,
 std::string capture_output(const std::vector<std::string>& argv);
 
 /// The last `lines` lines of a text file.
+/// The CPUs this process may run on (its affinity mask: what Slurm, taskset or a container
+/// grants), at least 1.
+unsigned available_cores();
+
 std::string tail_of_file(const std::filesystem::path& path, int lines);
 
 }  // namespace npugen::util
