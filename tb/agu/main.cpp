@@ -19,6 +19,7 @@
 // --mode throughput takes every set at once and fails on any cycle without a set while a
 // layer is enabled: one address set per cycle, no cycle lost at a layer switch.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <deque>
@@ -55,6 +56,43 @@ std::string set_text(const AddressSet& s) {
       s.wrow, s.out_addr, s.out_lane, s.filters, s.tile, s.load ? " load" : "",
       s.first ? " first" : "", s.last ? " last" : "", s.layer_first ? " layer-first" : "",
       s.block_first ? " block-first" : "", s.layer_end ? " layer-end" : "", s.group);
+}
+
+// The fields in which `got` differs from `want`, each as "name want/got".
+std::string set_differences(const AddressSet& want, const AddressSet& got) {
+  std::vector<std::string> d;
+  auto field = [&](const char* name, auto w, auto g) {
+    if (w != g) d.push_back(fmt::format("{} {}/{}", name, w, g));
+  };
+  field("act_addr", want.act_addr, got.act_addr);
+  field("pad", want.pad, got.pad);
+  field("reuse", want.reuse, got.reuse);
+  field("win", want.win, got.win);
+  field("wrow", want.wrow, got.wrow);
+  field("first", want.first, got.first);
+  field("last", want.last, got.last);
+  field("out_addr", want.out_addr, got.out_addr);
+  field("out_lane", want.out_lane, got.out_lane);
+  field("filters", want.filters, got.filters);
+  field("tile", want.tile, got.tile);
+  field("load", want.load, got.load);
+  field("layer_first", want.layer_first, got.layer_first);
+  field("block_first", want.block_first, got.block_first);
+  field("block_last", want.block_last, got.block_last);
+  field("layer_end", want.layer_end, got.layer_end);
+  field("group", want.group, got.group);
+  const SetLayer &w = want.layer, &g = got.layer;
+  field("dataflow", static_cast<unsigned>(w.dataflow), static_cast<unsigned>(g.dataflow));
+  field("order", static_cast<unsigned>(w.order), static_cast<unsigned>(g.order));
+  field("in_buf", w.in_buf, g.in_buf);
+  field("out_buf", w.out_buf, g.out_buf);
+  field("pad_value", w.pad_value, g.pad_value);
+  field("zero_point", w.zero_point, g.zero_point);
+  field("act_min", w.act_min, g.act_min);
+  field("act_max", w.act_max, g.act_max);
+  field("param_base", w.param_base, g.param_base);
+  field("out_stride", w.out_stride, g.out_stride);
+  return fmt::format("{}", fmt::join(d, ", "));
 }
 
 std::string layer_text(const AguLayer& l) {
@@ -324,9 +362,10 @@ class AguBench {
     if (ref.pad) got.act_addr = 0;  // meaningless on a padded set
     if (!(got == ref)) {
       check.fail(
-          fmt::format("RTL vs im2col reference, layer {} ({}), set {}: reference {}, "
-                      "RTL {}",
-                      layers_done_, layer_text(e.layer), current_, set_text(ref), set_text(got)));
+          fmt::format("RTL vs im2col reference, layer {} ({}), set {}: {} (reference/RTL); "
+                      "reference {}, RTL {}",
+                      layers_done_, layer_text(e.layer), current_, set_differences(ref, got),
+                      set_text(ref), set_text(got)));
     }
     ++sets_;
     padded_ += ref.pad ? 1 : 0;
@@ -582,7 +621,10 @@ class AguBench {
                             rng_() & act_mask);
       }
     }
+    // The stride registers hold an activation address: a stride wider than the buffer
+    // (a pixel of more words than it has) wraps, as the addresses do.
     l.in_pixel_stride &= act_mask, l.in_row_stride &= act_mask, l.in_image_stride &= act_mask;
+    l.out_pixel_stride &= act_mask, l.out_row_stride &= act_mask;
     if (!agu_refusal(kP, l).empty() || l.address_sets(kP) > max_sets_) return std::nullopt;
     if (throughput_ && l.address_sets(kP) < kMinThroughputSets) return std::nullopt;
     return l;
