@@ -114,7 +114,12 @@ class NpuBench {
               compile_network(kD, n, batch, {.sequencing = how, .weights_by_dma = by_dma});
         } catch (const CompileError& e) {
           refused_.push_back(e.what());
-          if (attempt > 1000) throw std::runtime_error("no random network fits this design");
+          if (attempt > 1000) {
+            throw std::runtime_error(fmt::format(
+                "no random network fits this design: the compiler refused {} draws, the last "
+                "for: {}",
+                refused_.size(), refused_.back()));
+          }
           continue;
         }
         reference::Tensor x;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <vector>
 
 namespace npugen::tb {
 namespace {
@@ -78,6 +80,17 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   n.input_zero_point = range(rng, -128, 127);
   std::vector<int32_t> zp = {n.input_zero_point};
   const int layers = range(rng, 3, 7);
+  const bool conv = agu.generates(golden::Dataflow::kConv);
+  const bool fc = agu.generates(golden::Dataflow::kFc);
+  std::vector<Op> planar;  // the planar operations the design generates
+  for (Op op : {Op::kMaxPool, Op::kAvgPool, Op::kAdd, Op::kGainBias, Op::kReduceSum, Op::kReduceMax,
+                Op::kActivation}) {
+    const auto pop = static_cast<golden::PlanarOp>(static_cast<unsigned>(op) - 2);
+    if (pl.generates(pop)) planar.push_back(op);
+  }
+  if (!conv && !fc && planar.empty()) {
+    throw std::invalid_argument("the design runs neither conv nor fc layers nor planar ones");
+  }
   for (int i = 0; i < layers; ++i) {
     const size_t in = zp.size() - 1;
     const Shape x = n.shape_of(in);
@@ -87,17 +100,16 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     l.inputs = {in};
     l.out = x;
     l.line = i + 1;
-    std::vector<Op> ops = {Op::kConv, Op::kConv, Op::kFc};
-    for (Op op : {Op::kMaxPool, Op::kAvgPool, Op::kAdd, Op::kGainBias, Op::kReduceSum,
-                  Op::kReduceMax, Op::kActivation}) {
-      const auto pop = static_cast<golden::PlanarOp>(static_cast<unsigned>(op) - 2);
-      if (pl.generates(pop)) ops.push_back(op);
+    // The first layer, and half the others, run on the neural engine: conv, or fc one time
+    // in four (after the first), as far as the design generates them; a design without
+    // either runs planar layers only, and one without planar operations neural ones only.
+    const bool neural = i == 0 || rng() % 2 == 0 || planar.empty();
+    if (neural && (conv || fc)) {
+      l.op = !conv || (fc && i > 0 && rng() % 4 == 0) ? Op::kFc : Op::kConv;
+      if (l.op == Op::kFc && conv && i + 1 < layers && rng() % 2 == 0) l.op = Op::kConv;
+    } else {
+      l.op = planar[rng() % planar.size()];
     }
-    // The first layer, and half the others, run on the neural engine.
-    l.op = i == 0 || rng() % 2 == 0 ? (i > 0 && rng() % 4 == 0 ? Op::kFc : Op::kConv)
-                                    : ops[3 + rng() % (ops.size() - 3)];
-    if (ops.size() == 3) l.op = ops[rng() % 3];
-    if (l.op == Op::kFc && i + 1 < layers && rng() % 2 == 0) l.op = Op::kConv;
     int32_t out_zp = x_zp;
     switch (l.op) {
       case Op::kConv:
@@ -245,7 +257,8 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     l.zero_point = out_zp;
     zp.push_back(out_zp);
     n.layers.push_back(std::move(l));
-    if (n.layers.back().op == Op::kFc) break;  // a classifier ends the network
+    // A classifier ends the network (where convolutions could come before it).
+    if (n.layers.back().op == Op::kFc && conv) break;
   }
   return n;
 }

@@ -13,7 +13,8 @@
 namespace npugen::tb {
 
 /// A network of 3 to 7 layers (the first and about half the others neural) within the design's
-/// maxima (the compiler has the last word).
+/// maxima (the compiler has the last word), of the neural dataflows (conv, fc) and planar
+/// operations the design generates. Throws std::invalid_argument when it generates none.
 golden::net::Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng);
 
 }  // namespace npugen::tb

@@ -179,6 +179,13 @@ TEST_CASE("results survive results.json, merged shards are sorted, JUnit XML is 
   CHECK(balanced(xml));
   CHECK_THAT(xml, Catch::Contains("mismatch at &lt;cycle&gt; 5 &amp; &quot;more&quot;"));
   CHECK_THAT(xml, Catch::Contains("tests=\"2\" failures=\"1\""));
+  // The summary lists the failure again below the table, with its reproduce line.
+  const std::string table = regress::summary_table(back);
+  const auto below = table.find("fail c pe_array seed 2: mismatch at <cycle> 5");
+  REQUIRE(below != std::string::npos);
+  CHECK(below > table.find("c                        pe_array"));
+  CHECK(table.find("reproduce: npugen sim c.yaml --seed 2", below) != std::string::npos);
+  CHECK(table.find("pass c pe_array") == std::string::npos);
   write(d / "bad.json", "{\"suite\": 1}");
   CHECK_THROWS_WITH(regress::read_results_json((d / "bad.json").string()),
                     Catch::Contains("not npugen regress's results"));

@@ -193,8 +193,9 @@ std::string html_report(const Run& run, const fs::path& page_dir) {
                   run.jobs_at_once == 0 ? std::string("merged from shards")
                                         : fmt::format("{} at once", run.jobs_at_once),
                   run.wall_seconds);
+  // The failures first: in a run of many designs the matrix is long.
+  body += "<h2 id=\"failures\">Failures</h2>\n" + failures(run, page_dir);
   body += "<h2>Pass/fail: designs x blocks x jobs</h2>\n" + matrix(run, page_dir);
-  body += "<h2>Failures</h2>\n" + failures(run, page_dir);
   body += "<h2>Speed</h2>\n<div class=\"plots\">\n" + speed(run) + "</div>\n";
   std::string nets;
   for (const Result& r : run.results) {

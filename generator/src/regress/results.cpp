@@ -123,6 +123,13 @@ std::string summary_table(const Run& run) {
     table += fmt::format("{:<24} {:<10} {:>12} {:<8} {:>10} {:>12.0f}\n", r.job.design, r.job.block,
                          r.job.variant(), r.status, r.cycles, r.cycles_per_second());
   }
+  // The failures again below the table, where a long run's reader looks first.
+  for (const Result& r : run.results) {
+    if (r.passed()) continue;
+    const std::string why = r.message.substr(0, r.message.find('\n'));
+    table += fmt::format("{} {} {} {}: {}\n  reproduce: {}\n  log: {}\n", r.status, r.job.design,
+                         r.job.block, r.job.variant(), why, r.reproduce, r.log);
+  }
   table += fmt::format(
       "{} jobs, {} failed, {}, {:.1f} s\n", run.results.size(), run.failures(),
       run.jobs_at_once == 0 ? std::string("merged") : fmt::format("{} at once", run.jobs_at_once),
