@@ -101,6 +101,23 @@ class NpuBench {
       }
     } else {
       std::mt19937_64 rng(o.seed);
+      auto give_up = [&] {
+        std::string why = fmt::format(
+            "no random network fits this design and its cycle budget in "
+            "{} draws:",
+            refused_.size() + too_long_);
+        if (!refused_.empty()) {
+          why += fmt::format(" the compiler refused {} (the last for: {});", refused_.size(),
+                             refused_.back());
+        }
+        if (too_long_ != 0) {
+          why += fmt::format(
+              " {} needed more than half the cycle budget ({} cycles) on the golden model "
+              "alone: raise --cycles (or sim.cycles)",
+              too_long_, cycles_ / 2);
+        }
+        throw std::runtime_error(why);
+      };
       for (int attempt = 0;; ++attempt) {
         const net::Network n = npugen::tb::random_network(kD, rng);
         const int batch = 1 + static_cast<int>(rng() % 3);
@@ -114,12 +131,7 @@ class NpuBench {
               compile_network(kD, n, batch, {.sequencing = how, .weights_by_dma = by_dma});
         } catch (const CompileError& e) {
           refused_.push_back(e.what());
-          if (attempt > 1000) {
-            throw std::runtime_error(fmt::format(
-                "no random network fits this design: the compiler refused {} draws, the last "
-                "for: {}",
-                refused_.size(), refused_.back()));
-          }
+          if (attempt > 1000) give_up();
           continue;
         }
         reference::Tensor x;
@@ -129,6 +141,16 @@ class NpuBench {
         x.c = n.input.c;
         x.data.resize(static_cast<size_t>(batch) * n.input.elements());
         for (auto& v : x.data) v = static_cast<int8_t>(rng());
+        // A network the cycle budget runs: on the golden model alone (memory answering at
+        // once, none of the bench's own traffic) within half the budget, the other half left
+        // to the bench's memory latencies, its traffic and back-pressure.
+        try {
+          (void)run_program(kD, run_.program, x, cycles_ / 2);
+        } catch (const ProgramTimeout&) {
+          ++too_long_;
+          if (attempt > 1000) give_up();
+          continue;
+        }
         run_.input = x;
         auto tensors = reference::run_network(n, x);
         run_.expected.assign(tensors.begin() + 1, tensors.end());
@@ -339,10 +361,14 @@ class NpuBench {
                 {"array steps", steps_},
                 {"sequencer buffer writes", seq_writes_},
                 {"planar buffer writes", planar_writes_},
-                {"random networks refused by the compiler", refused_.size()}};
+                {"random networks refused by the compiler", refused_.size()},
+                {"random networks too long for the cycle budget", too_long_}};
     unsigned neural = 0, planar = 0;
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
-    s.goal("neural layers run", neural, true);
+    const bool neural_flows =
+        kD.seq.agu.generates(Dataflow::kConv) || kD.seq.agu.generates(Dataflow::kFc);
+    s.goal("neural layers run", neural, neural_flows);
+    if (!neural_flows) s.limits.push_back("agu.dataflows has neither conv nor fc: no neural layer");
     s.goal("planar layers run", planar, false);
     s.goal("inputs written im2col'd for their convolution", p.packing.on ? 1 : 0, false);
     if (kD.seq.zs) {
@@ -791,6 +817,7 @@ class NpuBench {
   std::optional<SystemMemory> memory_;
   RunResults results_;
   std::vector<std::string> failures_, refused_;
+  uint64_t too_long_ = 0;  ///< random networks drawn again for the cycle budget
   uint64_t elements_checked_ = 0, steps_ = 0, seq_writes_ = 0, planar_writes_ = 0;
   bool traffic_;  ///< the bench's own traffic while the driver waits (not with --run)
   std::mt19937_64 rng_;

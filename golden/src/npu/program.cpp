@@ -716,7 +716,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
   std::vector<unsigned> in_memory;  // finished layers whose output is in memory: read at the end
   while (!driver.done()) {
     if (model.cycle() >= max_cycles) {
-      throw std::runtime_error(
+      throw ProgramTimeout(
           fmt::format("the program did not finish in {} cycles ({} of {} layers done)", max_cycles,
                       finished, p.layers.size()));
     }

@@ -261,6 +261,10 @@ struct ProgramRun {
   std::vector<uint64_t> finished_at;        ///< cycle of each layer's marker
   uint64_t cycles = 0;
 };
+/// Thrown by run_program when the program has not finished within max_cycles.
+struct ProgramTimeout : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Tensor& input,
                        uint64_t max_cycles = 100'000'000);
 
