@@ -1,7 +1,10 @@
 # Bad ONNX input (issue 16): corrupt and truncated files, an opset outside the supported
 # range, a graph of two inputs, a dynamic dimension without a size, float weights in the
-# middle, operators and attributes npugen does not map: npugen onnx-info and compile exit 2,
-# naming the node and the problem, and write nothing. A good model of the same kind imports.
+# middle, operators and attributes npugen does not map, models that break ONNX's rules (an
+# input nothing defines, a name defined twice, raw_data of the wrong size, typed data of the
+# wrong count, dimensions beyond bounds; ONNX Runtime refuses each, bad_models.py checks):
+# npugen onnx-info and compile exit 2, naming the node and the problem, and write nothing. A
+# good model of the same kind imports.
 #   bad_input.sh NPUGEN CONFIG PYTHON
 source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 config=$2 python=$3
@@ -19,5 +22,5 @@ while IFS=$'\t' read -r name text; do
     "$npugen" onnx-info "$work/$name.onnx"
   count=$((count + 1))
 done < "$work/expected.txt"
-[ "$count" -ge 10 ] || fail "only $count bad models"
+[ "$count" -ge 19 ] || fail "only $count bad models"
 echo "$count bad ONNX models refused, each naming its problem"

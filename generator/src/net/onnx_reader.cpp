@@ -88,39 +88,53 @@ Data data_of(const onnx::TensorProto& t, const onnx::NodeProto& n) {
     fail(n, fmt::format("tensor {} keeps its data in an external file", t.name()));
   }
   const bool raw = t.has_raw_data();
+  // Present, raw_data is the data (as ONNX Runtime reads it): of the wrong size, the tensor
+  // is refused, never read from its typed field instead.
+  auto check_raw = [&](size_t bytes) {
+    if (raw && t.raw_data().size() != count * bytes) {
+      fail(n, fmt::format("tensor {} has {} bytes of raw_data, not {} ({} element{} of {} bytes)",
+                          t.name(), t.raw_data().size(), count * bytes, count,
+                          count == 1 ? "" : "s", bytes));
+    }
+  };
   size_t width = 0;
   switch (d.type) {
     case onnx::TensorProto::FLOAT:
       width = 4;
-      if (raw && t.raw_data().size() == count * 4)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<float>(t.raw_data(), count);
       else
         for (const float x : t.float_data()) d.v.push_back(x);
       break;
     case onnx::TensorProto::INT8:
       width = 1;
-      if (raw && t.raw_data().size() == count)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int8_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<int8_t>(x));
       break;
     case onnx::TensorProto::UINT8:
       width = 1;
-      if (raw && t.raw_data().size() == count)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<uint8_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<uint8_t>(x));
       break;
     case onnx::TensorProto::INT32:
       width = 4;
-      if (raw && t.raw_data().size() == count * 4)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int32_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(x);
       break;
     case onnx::TensorProto::INT64:
       width = 8;
-      if (raw && t.raw_data().size() == count * 8)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int64_t>(t.raw_data(), count);
       else
         for (const int64_t x : t.int64_data()) d.v.push_back(static_cast<double>(x));
@@ -199,11 +213,13 @@ class Importer {
       Value v;
       v.kind = Value::kInit;
       v.init = &t;
-      values_[t.name()] = v;
+      values_[t.name()] = v;  // named twice: the last (as ONNX Runtime takes it)
+      defined_[t.name()] = "an initializer";
     }
     std::vector<const onnx::ValueInfoProto*> inputs;
     for (const auto& in : g.input()) {
       if (!values_.contains(in.name())) inputs.push_back(&in);
+      defined_.try_emplace(in.name(), "the graph's input");
     }
     if (inputs.size() != 1) {
       fail_graph(
@@ -765,6 +781,23 @@ class Importer {
   void node(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     if (n.output_size() < 1 || n.output(0).empty()) fail(n, "it has no output");
+    // Every name is defined once, before it is read (ONNX's static single assignment; ONNX
+    // Runtime refuses a model that breaks it), whether or not npugen reads the input.
+    for (const std::string& name : n.input()) {
+      if (!name.empty() && !defined_.contains(name)) {
+        fail(n, fmt::format("its input {} is not an initializer, the graph's input or an "
+                            "earlier node's output",
+                            name));
+      }
+    }
+    for (const std::string& name : n.output()) {
+      if (name.empty()) continue;
+      const auto [it, fresh] = defined_.try_emplace(name, node_name(n));
+      if (!fresh) {
+        fail(n, fmt::format("its output {} is already defined (by {})", name,
+                            it->second == node_name(n) ? "this node" : it->second));
+      }
+    }
     if (!n.domain().empty() && n.domain() != "ai.onnx" && n.domain() != "com.microsoft") {
       fail(n, fmt::format("its domain {} is not mapped", n.domain()));
     }
@@ -1158,6 +1191,7 @@ class Importer {
   OnnxModel model_;
   std::map<std::string, Value> values_;
   std::map<std::string, int> consumers_;
+  std::map<std::string, std::string> defined_;  ///< every name defined so far, and by what
   std::set<std::string> ops_;
   std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
   bool quantized_input_ = false, output_uint8_ = false;
