@@ -167,6 +167,25 @@ edited("output_twice_in_node", lambda m: m.graph.node[1].output.append("yq"))
 bad("output_twice_in_node", "node conv (QLinearConv): its output yq is already defined (by this "
     "node)")
 
+
+
+def conv_attribute(attribute, twice=False):
+    def edit(m):
+        conv = m.graph.node[1]
+        if not twice:
+            kept = [a for a in conv.attribute if a.name != attribute.name]
+            del conv.attribute[:]
+            conv.attribute.extend(kept)
+        conv.attribute.append(attribute)
+    return edit
+
+
+# An attribute of another type than its operator's, or given twice.
+edited("attribute_type", conv_attribute(helper.make_attribute("strides", 2)))
+bad("attribute_type", "node conv (QLinearConv): its attribute strides is of type INT, not INTS")
+edited("attribute_twice", conv_attribute(helper.make_attribute("pads", [0, 0, 0, 0]), True))
+bad("attribute_twice", "node conv (QLinearConv): its attribute pads is given twice")
+
 # ONNX Runtime accepts the control and refuses every model above.
 import onnxruntime as ort  # noqa: E402
 

@@ -379,34 +379,42 @@ class Importer {
   }
 
   // ---------------------------------------------------------------------------- windows
-  // An attribute's integers (a window's sizes: within +-65535, else a failure).
-  static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
+  // An attribute of a node, which must be of its operator's type (ONNX Runtime refuses
+  // another; an attribute without a type, of old models, is read by its field); nullptr when
+  // absent.
+  static const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name,
+                                               onnx::AttributeProto::AttributeType type) {
     for (const auto& a : n.attribute()) {
       if (a.name() != name) continue;
-      for (const int64_t v : a.ints()) {
-        if (v < -65535 || v > 65535) fail(n, fmt::format("its {} {} is out of range", name, v));
+      if (a.type() != onnx::AttributeProto::UNDEFINED && a.type() != type) {
+        fail(n, fmt::format("its attribute {} is of type {}, not {}", name,
+                            onnx::AttributeProto::AttributeType_Name(a.type()),
+                            onnx::AttributeProto::AttributeType_Name(type)));
       }
-      return {a.ints().begin(), a.ints().end()};
+      return &a;
     }
-    return {};
+    return nullptr;
+  }
+  // An attribute's integers (a window's sizes: within +-65535, else a failure).
+  static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
+    const auto* a = attribute(n, name, onnx::AttributeProto::INTS);
+    if (a == nullptr) return {};
+    for (const int64_t v : a->ints()) {
+      if (v < -65535 || v > 65535) fail(n, fmt::format("its {} {} is out of range", name, v));
+    }
+    return {a->ints().begin(), a->ints().end()};
   }
   static std::optional<int64_t> int_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.i();
-    }
-    return std::nullopt;
+    const auto* a = attribute(n, name, onnx::AttributeProto::INT);
+    return a == nullptr ? std::nullopt : std::optional<int64_t>(a->i());
   }
   static std::optional<double> float_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.f();
-    }
-    return std::nullopt;
+    const auto* a = attribute(n, name, onnx::AttributeProto::FLOAT);
+    return a == nullptr ? std::nullopt : std::optional<double>(a->f());
   }
   static std::string string_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.s();
-    }
-    return {};
+    const auto* a = attribute(n, name, onnx::AttributeProto::STRING);
+    return a == nullptr ? std::string() : a->s();
   }
   // The window of a Conv or a pool over a tensor of h x w (kernel from the weights when
   // the attribute is absent).
@@ -788,6 +796,13 @@ class Importer {
         fail(n, fmt::format("its input {} is not an initializer, the graph's input or an "
                             "earlier node's output",
                             name));
+      }
+    }
+    for (int i = 0; i < n.attribute_size(); ++i) {
+      for (int j = 0; j < i; ++j) {
+        if (n.attribute(i).name() == n.attribute(j).name()) {
+          fail(n, fmt::format("its attribute {} is given twice", n.attribute(i).name()));
+        }
       }
     }
     for (const std::string& name : n.output()) {
