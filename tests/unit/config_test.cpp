@@ -270,6 +270,12 @@ TEST_CASE("a rule is not checked over a refused key (no message about its defaul
       "flows.yaml");
   INFO(all_diagnostics(flows));
   CHECK(flows.diagnostics.size() == 1);
+  // A vq row of 3 weights is refused (not a power of two); no rule compares vectors with it.
+  const auto vq = load_config_text(
+      "pe_array: {tiles: 2, lanes: 2}\nvq: {enabled: true, row_weights: 3, min_vector_length: 4}\n",
+      "vq.yaml");
+  INFO(all_diagnostics(vq));
+  CHECK(vq.diagnostics.size() == 1);
   // A refused section holds its keys: a scalar zs levels list refuses the levels' rules.
   const auto levels = load_config_text(
       "pe_array: {tiles: 2, lanes: 2}\nzs: {enabled: true, levels: 3, act_rows_per_cycle: 3}\n",

@@ -50,7 +50,7 @@ VqConfig read_section(config::Reader& r, config::Section& root, const config::Co
                                    {"row_weights", p.row_weights},
                                    {"min_vector_length", p.min_vector_length}}) {
     if (r.checks({s.path_of(key)}) && !golden::is_power_of_two(value)) {
-      r.error(s.location_of(key), s.path_of(key), fmt::format("{} is not a power of two", value));
+      r.refuse(s.location_of(key), s.path_of(key), fmt::format("{} is not a power of two", value));
     }
   }
   r.rule("vq.min_vector_length is at most vq.row_weights (M): a vector fits in one row.");
