@@ -22,5 +22,16 @@ while IFS=$'\t' read -r name text; do
     "$npugen" onnx-info "$work/$name.onnx"
   count=$((count + 1))
 done < "$work/expected.txt"
-[ "$count" -ge 21 ] || fail "only $count bad models"
+[ "$count" -ge 22 ] || fail "only $count bad models"
 echo "$count bad ONNX models refused, each naming its problem"
+# A QuantizeLinear without a zero point: uint8 with zero point 0, as ONNX Runtime computes it.
+"$npugen" reference --onnx "$work/no_zero_point.onnx" --input "$work/no_zero_point_input.npy" \
+  --out "$work/nozp" > "$work/nozp.log" 2>&1 || fail "no_zero_point.onnx: $(cat "$work/nozp.log")"
+"$python" -c "
+import sys, numpy as np
+ours = np.load(sys.argv[1]).astype(np.int64)
+ort = np.load(sys.argv[2])
+sys.exit(0 if ours.shape == ort.shape and (ours == ort).all() and ort.min() == -128 else 1)
+" "$work/nozp/output.npy" "$work/no_zero_point_expected.npy" \
+  || fail "no_zero_point.onnx: npugen's output is not ONNX Runtime's uint8 result"
+echo "a QuantizeLinear without a zero point gives ONNX Runtime's uint8 result"

@@ -186,6 +186,32 @@ bad("attribute_type", "node conv (QLinearConv): its attribute strides is of type
 edited("attribute_twice", conv_attribute(helper.make_attribute("pads", [0, 0, 0, 0]), True))
 bad("attribute_twice", "node conv (QLinearConv): its attribute pads is given twice")
 
+
+
+def conv_reads_scale(m):  # QLinearConv reads its input with 0.03, the tensor has 0.02
+    m.graph.initializer.append(numpy_helper.from_array(np.array(0.03, np.float32), "x_s2"))
+    m.graph.node[1].input[1] = "x_s2"
+
+
+m = onnx.load(out / "good.onnx")
+conv_reads_scale(m)
+onnx.save(m, out / "input_scale.onnx")
+bad("input_scale", "node conv (QLinearConv): its input xq is read with scale 0.03 and zero point "
+    "0 (int8), not the tensor's 0.02 and 0 (int8)")
+
+# A QuantizeLinear without a zero point quantizes to uint8 (zero point 0): not a bad model, but
+# npugen's output must be ONNX Runtime's (bad_input.sh compares them).
+inits = [numpy_helper.from_array(np.array(0.1, np.float32), "s")]
+nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["xq"], name="quant"),
+         helper.make_node("MaxPool", ["xq"], ["p"], name="pool", kernel_shape=[2, 2]),
+         helper.make_node("DequantizeLinear", ["p", "s"], ["y"], name="deq")]
+graph = helper.make_graph(nodes, "no_zero_point",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+onnx.save(m, out / "no_zero_point.onnx")
+
 # ONNX Runtime accepts the control and refuses every model above.
 import onnxruntime as ort  # noqa: E402
 
@@ -203,6 +229,13 @@ def ort_accepts(name):
 
 if not ort_accepts("good"):
     sys.exit("bad_models.py: ONNX Runtime refuses the control model")
+x = np.random.default_rng(1).normal(0, 3, (1, 4, 4, 4)).astype(np.float32)  # half negative
+np.save(out / "no_zero_point_input.npy", x)
+y = ort.InferenceSession(str(out / "no_zero_point.onnx"), providers=["CPUExecutionProvider"]).run(
+    None, {"x": x})[0]
+# ONNX Runtime's uint8 result, NHWC as npugen writes it (int8: the uint8 value - 128).
+np.save(out / "no_zero_point_expected.npy",
+        (np.rint(y / np.float32(0.1)).astype(np.int64) - 128).transpose(0, 2, 3, 1))
 accepted = [name for name in ort_refuses if ort_accepts(name)]
 if accepted:
     sys.exit(f"bad_models.py: ONNX Runtime accepts {', '.join(accepted)}")

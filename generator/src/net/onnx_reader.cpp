@@ -164,6 +164,7 @@ struct Quant {
   double scale = 1.0;  ///< float
   int32_t zp = 0;      ///< int8 domain
   View view = View::kNchw;
+  bool uint8 = false;  ///< uint8 in the model (its zero point there is zp + 128)
 };
 
 // A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
@@ -344,15 +345,16 @@ class Importer {
     if (d.v.size() != 1) fail(n, fmt::format("its {} has {} values, not one", what, d.v.size()));
     return d.v[0];
   }
-  // A scale and a zero point of an activation (one each); uint8 zero points map to int8.
+  // A scale and a zero point of an activation (one each); uint8 zero points map to int8. A
+  // zero point not given is 0 of the tensor's type: uint8 when `absent_uint8`.
   std::pair<double, int32_t> activation_q(const onnx::NodeProto& n, int scale, int zp,
-                                          bool* uint8 = nullptr) {
+                                          bool* uint8 = nullptr, bool absent_uint8 = false) {
     const double s = scalar_of(n, scale, "scale");
     if (!(s > 0) || !(s < 1e30)) {
       fail(n, fmt::format("its scale {} is not a positive float32", s));
     }
-    int32_t z = 0;
-    bool u = false;
+    bool u = absent_uint8;
+    int32_t z = u ? -128 : 0;
     if (n.input_size() > zp && !n.input(zp).empty()) {
       const Data d = data_of(init_of(n, zp, "zero point"), n);
       if (d.v.size() != 1) fail(n, "its zero point has more than one value");
@@ -366,6 +368,26 @@ class Importer {
     }
     if (uint8 != nullptr) *uint8 = u;
     return {s, z};
+  }
+  // A QOperator node's quantization of input x (its scale at input s, its zero point at z)
+  // must be the one x has: npugen computes with x's (ONNX Runtime with the node's).
+  void same_input_q(const onnx::NodeProto& n, const Quant& x, int s, int z) {
+    bool u8 = false;
+    const auto [scale, zp] = activation_q(n, s, z, &u8, x.uint8);
+    if (std::abs(scale - x.scale) > 1e-6 * x.scale || zp != x.zp || u8 != x.uint8) {
+      fail(n, fmt::format("its input {} is read with scale {:g} and zero point {} ({}), not "
+                          "the tensor's {:g} and {} ({})",
+                          n.input(s - 1), scale, zp + (u8 ? 128 : 0), u8 ? "uint8" : "int8",
+                          x.scale, x.zp + (x.uint8 ? 128 : 0), x.uint8 ? "uint8" : "int8"));
+    }
+  }
+  // A layer's output of the given type in the model.
+  static Value typed(Quant q, bool uint8) {
+    q.uint8 = uint8;
+    Value v;
+    v.kind = Value::kQuant;
+    v.q = q;
+    return v;
   }
   void set(const onnx::NodeProto& n, Value v) {
     if (n.output_size() < 1) fail(n, "it has no output");
@@ -828,8 +850,10 @@ class Importer {
       Data w;
       std::vector<double> ws;
       std::vector<int64_t> wz;
+      same_input_q(n, x, 1, 2);
       q_weights(n, 3, 4, 5, w, ws, wz);
-      const auto [ys, yz] = activation_q(n, 6, 7);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 6, 7, &u8);
       std::optional<Data> b;
       if (n.input_size() > 8 && !n.input(8).empty()) b = data_of(init_of(n, 8, "bias"), n);
       const gn::Shape s = model_.file.network.shape_of(x.t);
@@ -837,18 +861,21 @@ class Importer {
       const PoolWindow win =
           window(n, s.h, s.w, static_cast<int>(w.dims.size() == 4 ? w.dims[2] : 0),
                  static_cast<int>(w.dims.size() == 4 ? w.dims[3] : 0));
-      set(n, quant_value(neural({node_name(n)}, n, false, x, w, ws, wz, b ? &*b : nullptr, false,
-                                ys, yz, -kInf, kInf, false, &win)));
+      set(n, typed(neural({node_name(n)}, n, false, x, w, ws, wz, b ? &*b : nullptr, false, ys, yz,
+                          -kInf, kInf, false, &win),
+                   u8));
     } else if (op == "QLinearMatMul" || op == "QGemm") {
       const bool gemm = op == "QGemm";
       const Quant x = quant_in(n, 0);
       Data w;
       std::vector<double> ws;
       std::vector<int64_t> wz;
+      same_input_q(n, x, 1, 2);
       q_weights(n, 3, 4, 5, w, ws, wz);
       std::optional<Data> b;
       double ys = 0;
       int32_t yz = 0;
+      bool u8 = false;
       if (gemm) {
         if (int_attr(n, "transA").value_or(0) != 0) fail(n, "transA 1 is not mapped");
         if (float_attr(n, "alpha").value_or(1.0) != 1.0) fail(n, "alpha other than 1");
@@ -856,13 +883,14 @@ class Importer {
         if (n.input_size() < 8 || n.input(7).empty()) {
           fail(n, "its output is float (no y_scale); npugen runs int8 layers");
         }
-        std::tie(ys, yz) = activation_q(n, 7, 8);
+        std::tie(ys, yz) = activation_q(n, 7, 8, &u8);
       } else {
-        std::tie(ys, yz) = activation_q(n, 6, 7);
+        std::tie(ys, yz) = activation_q(n, 6, 7, &u8);
       }
       const bool transpose = gemm ? int_attr(n, "transB").value_or(0) == 0 : true;
-      set(n, quant_value(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys,
-                                yz, -kInf, kInf, transpose, nullptr)));
+      set(n, typed(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys, yz,
+                          -kInf, kInf, transpose, nullptr),
+                   u8));
     } else if (op == "ConvInteger" || op == "MatMulInteger") {
       // int32 results: requantized with multiplier 1 to int8 (exact while they fit int8).
       const Quant x = quant_in(n, 0);
@@ -871,7 +899,7 @@ class Importer {
         if (z.v.size() != 1 || static_cast<int32_t>(z.v[0]) - (z.is_uint8() ? 128 : 0) != x.zp) {
           fail(n, "its input zero point is not the quantized input's");
         }
-      } else if (x.zp != 0) {
+      } else if (x.zp != (x.uint8 ? -128 : 0)) {
         fail(n, "its input has a zero point the node does not subtract");
       }
       const Data w = data_of(init_of(n, 1, "weights"), n);
@@ -895,22 +923,24 @@ class Importer {
     } else if (op == "QLinearAdd") {
       const Quant a = quant_in(n, 0);
       const Quant b = quant_in(n, 3);
-      if (std::abs(activation_q(n, 1, 2).first - a.scale) > 1e-6 * a.scale ||
-          std::abs(activation_q(n, 4, 5).first - b.scale) > 1e-6 * b.scale) {
-        fail(n, "its input scales differ from its inputs' producers'");
-      }
-      const auto [ys, yz] = activation_q(n, 6, 7);
-      set(n, quant_value(add({node_name(n)}, n, a, b, ys, yz, -kInf, kInf)));
+      same_input_q(n, a, 1, 2);
+      same_input_q(n, b, 4, 5);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 6, 7, &u8);
+      set(n, typed(add({node_name(n)}, n, a, b, ys, yz, -kInf, kInf), u8));
     } else if (op == "QLinearAveragePool" || op == "QLinearGlobalAveragePool") {
       const Quant x = quant_in(n, 0);
       const gn::Shape s = model_.file.network.shape_of(x.t);
       const PoolWindow win = op == "QLinearGlobalAveragePool"
                                  ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0}
                                  : window(n, s.h, s.w);
-      const auto [ys, yz] = activation_q(n, 3, 4);
-      set(n, quant_value(op == "QLinearGlobalAveragePool"
-                             ? global_average({node_name(n)}, n, x, ys, yz, -kInf, kInf)
-                             : pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf)));
+      same_input_q(n, x, 1, 2);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 3, 4, &u8);
+      set(n, typed(op == "QLinearGlobalAveragePool"
+                       ? global_average({node_name(n)}, n, x, ys, yz, -kInf, kInf)
+                       : pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf),
+                   u8));
     } else if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
                op == "GlobalMaxPool") {
       const Value& v = in(n, 0);
@@ -921,9 +951,10 @@ class Importer {
       const PoolWindow win =
           op.rfind("Global", 0) == 0 ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0} : window(n, s.h, s.w);
       if (v.kind == Value::kQuant) {  // QOperator: int8 pooling, the input's quantization
-        set(n, quant_value(op == "GlobalAveragePool"
-                               ? global_average({node_name(n)}, n, x, x.scale, x.zp, -kInf, kInf)
-                               : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf)));
+        set(n, typed(op == "GlobalAveragePool"
+                         ? global_average({node_name(n)}, n, x, x.scale, x.zp, -kInf, kInf)
+                         : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf),
+                     x.uint8));
       } else {
         Value p;
         p.kind = Value::kPending;
@@ -943,7 +974,7 @@ class Importer {
       const Value& v = in(n, 0);
       const auto [lo, hi] = bounds(n);
       if (v.kind == Value::kQuant) {
-        set(n, quant_value(clamp_layer(n, v.q, lo, hi)));
+        set(n, typed(clamp_layer(n, v.q, lo, hi), v.q.uint8));
       } else if (v.kind == Value::kPending) {
         Value p = v;
         p.p.lo = std::max(p.p.lo, lo), p.p.hi = std::min(p.p.hi, hi);
@@ -973,8 +1004,22 @@ class Importer {
   void quantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
     const Value& v = in(n, 0);
+    // Its output's type: its zero point's, else output_dtype's, else uint8 (ONNX's default).
+    const int64_t dtype = int_attr(n, "output_dtype").value_or(0);
+    if (dtype != 0 && dtype != onnx::TensorProto::INT8 && dtype != onnx::TensorProto::UINT8) {
+      fail(n, fmt::format("its output_dtype is ONNX data type {}, not int8 or uint8 (npugen runs "
+                          "int8 activations)",
+                          dtype));
+    }
+    if (const int64_t precision = int_attr(n, "precision").value_or(0);
+        precision != 0 && precision != onnx::TensorProto::FLOAT) {
+      fail(n, fmt::format("its precision (ONNX data type {}) is not float", precision));
+    }
     bool u8 = false;
-    const auto [s, z] = activation_q(n, 1, 2, &u8);
+    const auto [s, z] = activation_q(n, 1, 2, &u8, dtype != onnx::TensorProto::INT8);
+    if (dtype != 0 && u8 != (dtype == onnx::TensorProto::UINT8)) {
+      fail(n, "its output_dtype is not its zero point's type");
+    }
     if (v.kind == Value::kFloatInput) {
       NetworkFile& f = model_.file;
       if (!f.network.layers.empty() || quantized_input_) {
@@ -995,14 +1040,14 @@ class Importer {
       model_.input.zero_point = z + (u8 ? 128 : 0);
       model_.input.uint8 = u8;
       model_.input.nchw = nchw;
-      set(n, quant_value(Quant{0, s, z, v.input_view}));
+      set(n, typed(Quant{0, s, z, v.input_view}, u8));
       return;
     }
     if (v.kind == Value::kDeq) {  // a requantization: only the identity
       if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
         fail(n, "it requantizes a tensor to another scale or zero point (not mapped)");
       }
-      set(n, quant_value(v.q));
+      set(n, typed(v.q, u8));
       return;
     }
     if (v.kind != Value::kPending) fail(n, "it quantizes a float tensor npugen cannot compute");
@@ -1013,25 +1058,27 @@ class Importer {
     switch (p.op) {
       case Pending::kConv:
       case Pending::kFc: {
-        set(n, quant_value(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales,
-                                  p.w_zps, p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
-                                  p.op == Pending::kConv ? &p.win : nullptr)));
+        set(n, typed(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales, p.w_zps,
+                            p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
+                            p.op == Pending::kConv ? &p.win : nullptr),
+                     u8));
         break;
       }
       case Pending::kMaxPool:
       case Pending::kAvgPool:
-        set(n, quant_value(p.global ? global_average(nodes, *p.node, p.x, s, z, p.lo, p.hi)
-                                    : pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s,
-                                           z, p.lo, p.hi)));
+        set(n, typed(p.global ? global_average(nodes, *p.node, p.x, s, z, p.lo, p.hi)
+                              : pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s, z,
+                                     p.lo, p.hi),
+                     u8));
         break;
       case Pending::kAdd:
-        set(n, quant_value(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi)));
+        set(n, typed(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi), u8));
         break;
       case Pending::kActivation: {
         if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {
           fail(*p.node, "its output's quantization differs from its input's (not mapped)");
         }
-        set(n, quant_value(clamp_layer(*p.node, p.x, p.lo, p.hi)));
+        set(n, typed(clamp_layer(*p.node, p.x, p.lo, p.hi), u8));
         break;
       }
     }
@@ -1039,12 +1086,16 @@ class Importer {
 
   void dequantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
+    if (const int64_t dtype = int_attr(n, "output_dtype").value_or(0);
+        dtype != 0 && dtype != onnx::TensorProto::FLOAT) {
+      fail(n, fmt::format("its output_dtype (ONNX data type {}) is not float", dtype));
+    }
     const Value& v = in(n, 0);
     if (v.kind == Value::kQuant) {
       bool u8 = false;
-      const auto [s, z] = activation_q(n, 1, 2, &u8);
+      const auto [s, z] = activation_q(n, 1, 2, &u8, v.q.uint8);
       dequantized_uint8_[n.output(0)] = u8;
-      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
+      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z || u8 != v.q.uint8) {
         fail(n, "it dequantizes with another scale or zero point than the tensor has");
       }
       Value d = v;
