@@ -199,6 +199,12 @@ onnx.save(m, out / "input_scale.onnx")
 bad("input_scale", "node conv (QLinearConv): its input xq is read with scale 0.03 and zero point "
     "0 (int8), not the tensor's 0.02 and 0 (int8)")
 
+# com.microsoft's QLinearGlobalAveragePool reading NHWC (channels_last 1).
+gap = helper.make_node("QLinearGlobalAveragePool", ["yq", "y_s", "y_z", "y_s", "y_z"], ["gq"],
+                       name="gap", domain="com.microsoft", channels_last=1)
+q_conv("channels_last", extra_nodes=[gap])
+bad("channels_last", "node gap (QLinearGlobalAveragePool): channels_last 1 is not mapped")
+
 # A QuantizeLinear without a zero point quantizes to uint8 (zero point 0): not a bad model, but
 # npugen's output must be ONNX Runtime's (bad_input.sh compares them).
 inits = [numpy_helper.from_array(np.array(0.1, np.float32), "s")]

@@ -839,6 +839,8 @@ class Importer {
       fail(n, fmt::format("its domain {} is not mapped", n.domain()));
     }
     ops_.insert(op);
+    // com.microsoft's QLinear operators may read NHWC (channels_last 1): npugen maps NCHW.
+    if (int_attr(n, "channels_last").value_or(0) != 0) fail(n, "channels_last 1 is not mapped");
     if (op == "QuantizeLinear") {
       quantize_linear(n);
     } else if (op == "DequantizeLinear") {
