@@ -185,6 +185,9 @@ edited("attribute_type", conv_attribute(helper.make_attribute("strides", 2)))
 bad("attribute_type", "node conv (QLinearConv): its attribute strides is of type INT, not INTS")
 edited("attribute_twice", conv_attribute(helper.make_attribute("pads", [0, 0, 0, 0]), True))
 bad("attribute_twice", "node conv (QLinearConv): its attribute pads is given twice")
+edited("attribute_unknown", conv_attribute(helper.make_attribute("bogus", 1)))
+bad("attribute_unknown", "node conv (QLinearConv): it has an attribute bogus that QLinearConv "
+    "does not define")
 
 
 

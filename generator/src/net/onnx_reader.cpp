@@ -39,6 +39,46 @@ using golden::reference::PoolWindow;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The attributes of the operators npugen maps, in opsets 10 to 25 of ONNX's domain and in
+// com.microsoft's (ONNX Runtime refuses a node with another).
+const std::map<std::string, std::set<std::string>>& known_attributes() {
+  static const std::set<std::string> kWindow = {"auto_pad", "dilations", "kernel_shape", "pads",
+                                                "strides"};
+  auto with = [](std::set<std::string> a, std::initializer_list<const char*> more) {
+    a.insert(more.begin(), more.end());
+    return a;
+  };
+  static const std::map<std::string, std::set<std::string>> kKnown = {
+      {"QuantizeLinear", {"axis", "block_size", "output_dtype", "precision", "saturate"}},
+      {"DequantizeLinear", {"axis", "block_size", "output_dtype"}},
+      {"Identity", {}},
+      {"QLinearConv", with(kWindow, {"group", "channels_last"})},
+      {"QLinearMatMul", {}},
+      {"QGemm", {"alpha", "transA", "transB"}},
+      {"ConvInteger", with(kWindow, {"group"})},
+      {"MatMulInteger", {}},
+      {"QLinearAdd", {}},
+      {"QLinearAveragePool",
+       {"auto_pad", "ceil_mode", "channels_last", "count_include_pad", "kernel_shape", "pads",
+        "strides"}},
+      {"QLinearGlobalAveragePool", {"channels_last"}},
+      {"MaxPool", with(kWindow, {"ceil_mode", "storage_order"})},
+      {"AveragePool", with(kWindow, {"ceil_mode", "count_include_pad"})},
+      {"GlobalAveragePool", {}},
+      {"GlobalMaxPool", {}},
+      {"Conv", with(kWindow, {"group"})},
+      {"Gemm", {"alpha", "beta", "transA", "transB"}},
+      {"MatMul", {}},
+      {"Add", {}},
+      {"Relu", {}},
+      {"Clip", {"min", "max"}},
+      {"Flatten", {"axis"}},
+      {"Reshape", {"allowzero"}},
+      {"Transpose", {"perm"}},
+  };
+  return kKnown;
+}
+
 // A problem with a node (or the graph): thrown, turned into one diagnostic.
 struct Failure {
   std::string where, message;
@@ -820,7 +860,12 @@ class Importer {
                             name));
       }
     }
+    const auto known = known_attributes().find(op);
     for (int i = 0; i < n.attribute_size(); ++i) {
+      if (known != known_attributes().end() && !known->second.contains(n.attribute(i).name())) {
+        fail(n, fmt::format("it has an attribute {} that {} does not define", n.attribute(i).name(),
+                            op));
+      }
       for (int j = 0; j < i; ++j) {
         if (n.attribute(i).name() == n.attribute(j).name()) {
           fail(n, fmt::format("its attribute {} is given twice", n.attribute(i).name()));
@@ -1217,6 +1262,10 @@ class Importer {
       if (int_attr(n, "axis").value_or(1) != 1) fail(n, "axis other than 1 is not mapped");
     } else {
       const Data shape = data_of(init_of(n, 1, "shape"), n);
+      if (int_attr(n, "allowzero").value_or(0) != 0 &&
+          std::find(shape.v.begin(), shape.v.end(), 0.0) != shape.v.end()) {
+        fail(n, "it reshapes to a dimension of 0 (allowzero 1)");
+      }
       const auto elements = static_cast<double>(s.elements());
       const bool flat = shape.v.size() == 2 && (shape.v[1] == -1 || shape.v[1] == elements) &&
                         (shape.v[0] == 0 || shape.v[0] == -1 || shape.v[1] == elements);
