@@ -1,7 +1,10 @@
 # Bad ONNX input (issue 16): corrupt and truncated files, an opset outside the supported
 # range, a graph of two inputs, a dynamic dimension without a size, float weights in the
-# middle, operators and attributes npugen does not map: npugen onnx-info and compile exit 2,
-# naming the node and the problem, and write nothing. A good model of the same kind imports.
+# middle, operators and attributes npugen does not map, models that break ONNX's rules (an
+# input nothing defines, a name defined twice, raw_data of the wrong size, typed data of the
+# wrong count, dimensions beyond bounds, an attribute of the wrong type, given twice or
+# unknown: ONNX Runtime refuses each, bad_models.py checks): npugen onnx-info and compile exit
+# 2, naming the node and the problem, and write nothing. A good model of the same kind imports.
 #   bad_input.sh NPUGEN CONFIG PYTHON
 source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 config=$2 python=$3
@@ -19,5 +22,16 @@ while IFS=$'\t' read -r name text; do
     "$npugen" onnx-info "$work/$name.onnx"
   count=$((count + 1))
 done < "$work/expected.txt"
-[ "$count" -ge 10 ] || fail "only $count bad models"
+[ "$count" -ge 24 ] || fail "only $count bad models"
 echo "$count bad ONNX models refused, each naming its problem"
+# A QuantizeLinear without a zero point: uint8 with zero point 0, as ONNX Runtime computes it.
+"$npugen" reference --onnx "$work/no_zero_point.onnx" --input "$work/no_zero_point_input.npy" \
+  --out "$work/nozp" > "$work/nozp.log" 2>&1 || fail "no_zero_point.onnx: $(cat "$work/nozp.log")"
+"$python" -c "
+import sys, numpy as np
+ours = np.load(sys.argv[1]).astype(np.int64)
+ort = np.load(sys.argv[2])
+sys.exit(0 if ours.shape == ort.shape and (ours == ort).all() and ort.min() == -128 else 1)
+" "$work/nozp/output.npy" "$work/no_zero_point_expected.npy" \
+  || fail "no_zero_point.onnx: npugen's output is not ONNX Runtime's uint8 result"
+echo "a QuantizeLinear without a zero point gives ONNX Runtime's uint8 result"

@@ -80,6 +80,175 @@ m.ir_version = 8
 onnx.save(m, out / "float_weights.onnx")
 bad("float_weights", "node float_conv (Conv): its weights are not the DequantizeLinear of int8")
 
+# Models that break ONNX's own rules (ONNX Runtime refuses each: checked below).
+def edited(name, edit):
+    """good.onnx changed by edit(model); saved as NAME.onnx and to be refused by ONNX Runtime."""
+    m = onnx.load(out / "good.onnx")
+    edit(m)
+    onnx.save(m, out / f"{name}.onnx")
+    ort_refuses.append(name)
+
+
+def tensor(m, name):
+    return next(t for t in m.graph.initializer if t.name == name)
+
+
+ort_refuses = []
+# An input nothing defines (QLinearConv's x_scale, an input npugen does not read).
+edited("undefined_input", lambda m: m.graph.node[1].input.__setitem__(1, "nothing"))
+bad("undefined_input", "node conv (QLinearConv): its input nothing is not an initializer, the "
+    "graph's input or an earlier node's output")
+
+
+def raw_wrong_size(m):  # raw_data of 5 bytes beside float_data of the right count
+    t = tensor(m, "w_s")
+    t.float_data.extend([0.01] * 8)
+    t.raw_data = b"\0" * 5
+
+
+edited("raw_data_size", raw_wrong_size)
+bad("raw_data_size", "node conv (QLinearConv): tensor w_s has 5 bytes of raw_data, not 32 (8 "
+    "elements of 4 bytes)")
+
+
+def raw_too_long(m):  # a scalar's raw_data of 8 bytes
+    tensor(m, "y_s").raw_data = b"\0" * 8
+
+
+edited("raw_data_long", raw_too_long)
+bad("raw_data_long", "tensor y_s has 8 bytes of raw_data, not 4 (1 element of 4 bytes)")
+
+
+def typed_count(m):  # no raw_data, float_data of 9 values for 8 elements
+    t = tensor(m, "w_s")
+    t.ClearField("raw_data")
+    t.float_data.extend([0.01] * 9)
+
+
+edited("typed_data_count", typed_count)
+bad("typed_data_count", "node conv (QLinearConv): tensor w_s holds 9 values for its 8 elements")
+
+
+def huge_dims(m):  # dimensions whose product overflows 64 bits
+    t = tensor(m, "w_s")
+    del t.dims[:]
+    t.dims.extend([1 << 32, 1 << 32, 1 << 32, 0])
+
+
+edited("dims_overflow", huge_dims)
+bad("dims_overflow", "node conv (QLinearConv): tensor w_s has a dimension 4294967296")
+# A name defined twice: by two nodes, by a node and an initializer, by a node and the graph's
+# input, twice by one node.
+edited("output_twice", lambda m: m.graph.node.insert(
+    1, helper.make_node("Identity", ["x"], ["xq"], name="again")))
+bad("output_twice", "node again (Identity): its output xq is already defined (by node quant "
+    "(QuantizeLinear))")
+
+
+def output_is_initializer(m):
+    m.graph.node[1].output[0] = "w_z"
+    m.graph.node[2].input[0] = "w_z"
+
+
+edited("output_is_initializer", output_is_initializer)
+bad("output_is_initializer", "node conv (QLinearConv): its output w_z is already defined (by an "
+    "initializer)")
+
+
+def output_is_input(m):
+    m.graph.node[0].output[0] = "x"
+    m.graph.node[1].input[0] = "x"
+
+
+edited("output_is_input", output_is_input)
+bad("output_is_input", "node quant (QuantizeLinear): its output x is already defined (by the "
+    "graph's input)")
+edited("output_twice_in_node", lambda m: m.graph.node[1].output.append("yq"))
+bad("output_twice_in_node", "node conv (QLinearConv): its output yq is already defined (by this "
+    "node)")
+
+
+
+def conv_attribute(attribute, twice=False):
+    def edit(m):
+        conv = m.graph.node[1]
+        if not twice:
+            kept = [a for a in conv.attribute if a.name != attribute.name]
+            del conv.attribute[:]
+            conv.attribute.extend(kept)
+        conv.attribute.append(attribute)
+    return edit
+
+
+# An attribute of another type than its operator's, or given twice.
+edited("attribute_type", conv_attribute(helper.make_attribute("strides", 2)))
+bad("attribute_type", "node conv (QLinearConv): its attribute strides is of type INT, not INTS")
+edited("attribute_twice", conv_attribute(helper.make_attribute("pads", [0, 0, 0, 0]), True))
+bad("attribute_twice", "node conv (QLinearConv): its attribute pads is given twice")
+edited("attribute_unknown", conv_attribute(helper.make_attribute("bogus", 1)))
+bad("attribute_unknown", "node conv (QLinearConv): it has an attribute bogus that QLinearConv "
+    "does not define")
+
+
+
+def conv_reads_scale(m):  # QLinearConv reads its input with 0.03, the tensor has 0.02
+    m.graph.initializer.append(numpy_helper.from_array(np.array(0.03, np.float32), "x_s2"))
+    m.graph.node[1].input[1] = "x_s2"
+
+
+m = onnx.load(out / "good.onnx")
+conv_reads_scale(m)
+onnx.save(m, out / "input_scale.onnx")
+bad("input_scale", "node conv (QLinearConv): its input xq is read with scale 0.03 and zero point "
+    "0 (int8), not the tensor's 0.02 and 0 (int8)")
+
+# com.microsoft's QLinearGlobalAveragePool reading NHWC (channels_last 1).
+gap = helper.make_node("QLinearGlobalAveragePool", ["yq", "y_s", "y_z", "y_s", "y_z"], ["gq"],
+                       name="gap", domain="com.microsoft", channels_last=1)
+q_conv("channels_last", extra_nodes=[gap])
+bad("channels_last", "node gap (QLinearGlobalAveragePool): channels_last 1 is not mapped")
+
+# A QuantizeLinear without a zero point quantizes to uint8 (zero point 0): not a bad model, but
+# npugen's output must be ONNX Runtime's (bad_input.sh compares them).
+inits = [numpy_helper.from_array(np.array(0.1, np.float32), "s")]
+nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["xq"], name="quant"),
+         helper.make_node("MaxPool", ["xq"], ["p"], name="pool", kernel_shape=[2, 2]),
+         helper.make_node("DequantizeLinear", ["p", "s"], ["y"], name="deq")]
+graph = helper.make_graph(nodes, "no_zero_point",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+m.ir_version = 8
+onnx.save(m, out / "no_zero_point.onnx")
+
+# ONNX Runtime accepts the control and refuses every model above.
+import onnxruntime as ort  # noqa: E402
+
+ort.set_default_logger_severity(4)
+
+
+def ort_accepts(name):
+    try:
+        ort.InferenceSession(str(out / f"{name}.onnx"), providers=["CPUExecutionProvider"]).run(
+            None, {"x": np.zeros((1, 4, 6, 6), np.float32)})
+        return True
+    except Exception:  # noqa: BLE001 (any refusal)
+        return False
+
+
+if not ort_accepts("good"):
+    sys.exit("bad_models.py: ONNX Runtime refuses the control model")
+x = np.random.default_rng(1).normal(0, 3, (1, 4, 4, 4)).astype(np.float32)  # half negative
+np.save(out / "no_zero_point_input.npy", x)
+y = ort.InferenceSession(str(out / "no_zero_point.onnx"), providers=["CPUExecutionProvider"]).run(
+    None, {"x": x})[0]
+# ONNX Runtime's uint8 result, NHWC as npugen writes it (int8: the uint8 value - 128).
+np.save(out / "no_zero_point_expected.npy",
+        (np.rint(y / np.float32(0.1)).astype(np.int64) - 128).transpose(0, 2, 3, 1))
+accepted = [name for name in ort_refuses if ort_accepts(name)]
+if accepted:
+    sys.exit(f"bad_models.py: ONNX Runtime accepts {', '.join(accepted)}")
+
 # Corrupt and truncated files.
 good = (out / "good.onnx").read_bytes()
 (out / "truncated.onnx").write_bytes(good[: len(good) // 2])

@@ -174,3 +174,112 @@ TEST_CASE("did-you-mean picks the closest known key", "[config]") {
   CHECK(did_you_mean("acumulator", {"accumulator", "adder_tree"}) == "accumulator");
   CHECK(did_you_mean("zzzzzz", {"tiles", "lanes"}).empty());
 }
+
+namespace {
+
+std::string all_diagnostics(const npugen::config::LoadResult& r) {
+  std::string all;
+  for (const auto& d : r.diagnostics) all += d.format() + "\n";
+  return all;
+}
+
+// Every section with an `enabled` key, set to `on`, over keys that break its rules across
+// keys (the kernel's and the window's fit to the input cannot break with the padding's rule,
+// bad configs pin them).
+std::string rules_broken(bool on) {
+  const std::string e = on ? "true" : "false";
+  return "pe_array: {tiles: 3, lanes: 2}\n"
+         "zs: {enabled: " +
+         e +
+         ", levels: [{lookahead: 1, lookaside: 3}, "
+         "{lookahead: 1, lookaside: 4}], act_rows_per_cycle: 5}\n"
+         "vq: {enabled: " +
+         e +
+         ", row_weights: 4, min_vector_length: 8}\n"
+         "agu: {enabled: " +
+         e +
+         ", max_kernel: 3, max_pad: 3, dataflows: [fc], mec_window: 8}\n"
+         "post: {enabled: " +
+         e +
+         ", lanes: 2}\n"
+         "planar: {enabled: " +
+         e +
+         ", max_window: 3, max_pad: 3, max_height: 65535, "
+         "max_width: 65535, max_channels: 4096}\n"
+         "sequencer: {enabled: " +
+         e +
+         ", cache_rows: 1}\n"
+         "npu: {enabled: " +
+         e + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("a disabled section's keys are checked one by one, its rules only when enabled",
+          "[config]") {
+  // Disabled: every rule broken above is quiet.
+  const auto off = load_config_text(rules_broken(false), "off.yaml");
+  INFO(all_diagnostics(off));
+  CHECK(off.config.has_value());
+  // Enabled: each section's rules speak.
+  const auto on = load_config_text(rules_broken(true), "on.yaml");
+  const std::string all = all_diagnostics(on);
+  INFO(all);
+  CHECK_FALSE(on.config.has_value());
+  for (const char* key :
+       {"zs.levels[0].lookaside", "zs.levels[1].lookaside", "zs.act_rows_per_cycle",
+        "vq.min_vector_length", "agu.max_pad", "agu.mec_window", "post.lanes", "planar.max_pad",
+        "planar.max_channels", "planar.max_width", "sequencer.enabled", "npu.enabled"}) {
+    INFO(key);
+    CHECK(all.find(fmt::format(": error: {}: ", key)) != std::string::npos);
+  }
+  // A disabled section's key out of range, of the wrong type or unknown is still an error.
+  for (const char* text :
+       {"agu: {enabled: false, max_kernel: 99}",
+        "planar: {enabled: false, modes: [max_pool, bogus]}", "vq: {enabled: false, rows: 12}",
+        "zs: {enabled: false, max_rows: x}", "post: {lanes: 2, typo: 1}"}) {
+    INFO(text);
+    const auto r = load_config_text(std::string("pe_array: {tiles: 2, lanes: 2}\n") + text + "\n",
+                                    "disabled.yaml");
+    CHECK(r.diagnostics.size() == 1);
+  }
+  // A level switched off is not checked either (its lookaside counts 0).
+  CHECK(load_config_text("pe_array: {tiles: 2, lanes: 2}\nzs: {enabled: true, levels: "
+                         "[{enabled: false, lookaside: 4}], act_rows_per_cycle: 1}\n",
+                         "level.yaml")
+            .config.has_value());
+}
+
+TEST_CASE("a rule is not checked over a refused key (no message about its default)", "[config]") {
+  // tasks.buffer_words out of range: its own message, and no NPU rule over its default.
+  const auto npu = load_config(fs::path(NPUGEN_SOURCE_DIR) / "tests" / "npu" / "bad_configs" /
+                               "buffer_words_out_of_range.yaml");
+  INFO(all_diagnostics(npu));
+  REQUIRE(npu.diagnostics.size() == 1);
+  CHECK(npu.diagnostics[0].key_path == "tasks.buffer_words");
+  // An accumulator width that is not a number: no rule about a 32-bit accumulator.
+  const auto acc = load_config_text(
+      "pe_array: {tiles: 2, lanes: 2, weight: {width: 24}, activation: {width: 16}, "
+      "accumulator: {width: wide}}\n",
+      "acc.yaml");
+  INFO(all_diagnostics(acc));
+  CHECK(acc.diagnostics.size() == 1);
+  // An unknown dataflow is refused; the MEC rule does not read the list without it.
+  const auto flows = load_config_text(
+      "pe_array: {tiles: 2, lanes: 2}\nagu: {enabled: true, dataflows: [convv], mec_window: 8}\n",
+      "flows.yaml");
+  INFO(all_diagnostics(flows));
+  CHECK(flows.diagnostics.size() == 1);
+  // A vq row of 3 weights is refused (not a power of two); no rule compares vectors with it.
+  const auto vq = load_config_text(
+      "pe_array: {tiles: 2, lanes: 2}\nvq: {enabled: true, row_weights: 3, min_vector_length: 4}\n",
+      "vq.yaml");
+  INFO(all_diagnostics(vq));
+  CHECK(vq.diagnostics.size() == 1);
+  // A refused section holds its keys: a scalar zs levels list refuses the levels' rules.
+  const auto levels = load_config_text(
+      "pe_array: {tiles: 2, lanes: 2}\nzs: {enabled: true, levels: 3, act_rows_per_cycle: 3}\n",
+      "levels.yaml");
+  INFO(all_diagnostics(levels));
+  CHECK(levels.diagnostics.size() == 1);
+}

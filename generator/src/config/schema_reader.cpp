@@ -51,7 +51,7 @@ Section Reader::root(const YAML::Node& document) {
     return Section(*this, "", nlohmann::json::json_pointer(), Location{1, 1}, std::nullopt);
   }
   if (!document.IsMap()) {
-    error(
+    refuse(
         location_from(document.Mark()), "",
         fmt::format("the top level must be a mapping of sections, got {}", show_scalar(document)));
     return Section(*this, "", nlohmann::json::json_pointer(), Location{1, 1}, std::nullopt);
@@ -68,8 +68,27 @@ void Reader::error(Location where, const std::string& key_path, const std::strin
   report(*diagnostics_, Diagnostic{file_, where.line, where.column, key_path, message});
 }
 
+void Reader::refuse(Location where, const std::string& key_path, const std::string& message) {
+  refused_.push_back(key_path);
+  error(where, key_path, message);
+}
+
 void Reader::rule(const std::string& text) {
   if (schema_ != nullptr) schema_->rules.push_back(text);
+}
+
+bool Reader::checks(std::initializer_list<std::string_view> keys) const {
+  if (describing()) return false;
+  // One path holds the other: equal, or followed by a key (.) or an element ([).
+  auto holds = [](std::string_view outer, std::string_view inner) {
+    return outer.empty() || (inner.substr(0, outer.size()) == outer &&
+                             (inner.size() == outer.size() || inner[outer.size()] == '.' ||
+                              inner[outer.size()] == '['));
+  };
+  return std::none_of(keys.begin(), keys.end(), [&](std::string_view key) {
+    return std::any_of(refused_.begin(), refused_.end(),
+                       [&](const std::string& r) { return holds(r, key) || holds(key, r); });
+  });
 }
 
 // --------------------------------------------------------------------------- Section
@@ -128,15 +147,15 @@ const Section::Item* Section::lookup(const std::string& key, bool required,
                                      const std::string& expected) {
   const Item* item = find(key);
   if (item == nullptr && required && !reader_->describing()) {
-    reader_->error(location_, path_of(key), fmt::format("required key is missing ({})", expected));
+    reader_->refuse(location_, path_of(key), fmt::format("required key is missing ({})", expected));
   }
   return item;
 }
 
 bool Section::scalar_ok(const Item& item, const char* expected) {
   if (item.value.IsScalar() && item.value.Tag() != "!") return true;
-  reader_->error(location_of(item.key), path_of(item.key),
-                 fmt::format("expected {}, got {}", expected, show_scalar(item.value)));
+  reader_->refuse(location_of(item.key), path_of(item.key),
+                  fmt::format("expected {}, got {}", expected, show_scalar(item.value)));
   return false;
 }
 
@@ -151,13 +170,13 @@ int64_t Section::integer_value(const std::string& key, const IntSpec& spec) {
   if (!scalar_ok(*item, expected.c_str())) return fallback;
   int64_t value = 0;
   if (!YAML::convert<int64_t>::decode(item->value, value)) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
     return fallback;
   }
   if (value < spec.min || value > spec.max) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("{} is out of range: expected {}", value, expected));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("{} is out of range: expected {}", value, expected));
     return fallback;
   }
   return value;
@@ -175,13 +194,13 @@ double Section::number_value(const std::string& key, const NumberSpec& spec) {
   if (!scalar_ok(*item, expected.c_str())) return fallback;
   double value = 0;
   if (!YAML::convert<double>::decode(item->value, value) || !std::isfinite(value)) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected {}, got {}", expected, show_scalar(item->value)));
     return fallback;
   }
   if (value < spec.min || value > spec.max) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("{} is out of range: expected {}", format_number(value), expected));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("{} is out of range: expected {}", format_number(value), expected));
     return fallback;
   }
   return value;
@@ -198,8 +217,8 @@ bool Section::boolean_value(const std::string& key, std::optional<bool> default_
   const std::string& text = item->value.Scalar();
   if (text == "true") return true;
   if (text == "false") return false;
-  reader_->error(location_of(key), path_of(key),
-                 fmt::format("expected true or false, got {}", show_scalar(item->value)));
+  reader_->refuse(location_of(key), path_of(key),
+                  fmt::format("expected true or false, got {}", show_scalar(item->value)));
   return fallback;
 }
 
@@ -215,15 +234,15 @@ std::string Section::identifier_value(const std::string& key,
   if (item == nullptr) return fallback;
   // Quoted identifiers are fine: they are strings either way.
   if (!item->value.IsScalar()) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected an identifier, got {}", show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected an identifier, got {}", show_scalar(item->value)));
     return fallback;
   }
   const std::string& text = item->value.Scalar();
   if (!is_identifier(text)) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("'{}' is not a valid identifier: expected {}", util::shorten(text),
-                               constraint));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("'{}' is not a valid identifier: expected {}", util::shorten(text),
+                                constraint));
     return fallback;
   }
   return text;
@@ -236,13 +255,13 @@ std::string Section::choice_value(const std::string& key, const std::string& def
   const Item* item = lookup(key, false, constraint);
   if (item == nullptr) return default_value;
   if (!item->value.IsScalar()) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected {}, got {}", constraint, show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected {}, got {}", constraint, show_scalar(item->value)));
     return default_value;
   }
   const std::string& text = item->value.Scalar();
   if (!valid(text)) {
-    reader_->error(
+    reader_->refuse(
         location_of(key), path_of(key),
         fmt::format("'{}' is not allowed: expected {}", util::shorten(text), constraint));
     return default_value;
@@ -278,8 +297,8 @@ Section Section::section(const std::string& key, const char* doc) {
                    std::nullopt);
   }
   if (!item->value.IsMap()) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected a mapping of keys, got {}", show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected a mapping of keys, got {}", show_scalar(item->value)));
     return Section(*reader_, path_of(key), pointer_ / key, item->key_location, std::nullopt);
   }
   return Section(*reader_, path_of(key), pointer_ / key, item->key_location, item->value);
@@ -306,13 +325,13 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
   };
   if (item == nullptr || item->value.IsNull()) return defaults(location_);
   if (!item->value.IsSequence()) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected a list of mappings, got {}", show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected a list of mappings, got {}", show_scalar(item->value)));
     return defaults(item->key_location);
   }
   const int count = static_cast<int>(item->value.size());
   if (count < min_count || count > max_count) {
-    reader_->error(
+    reader_->refuse(
         location_of(key), path_of(key),
         fmt::format("{} element(s) given: expected {} to {}", count, min_count, max_count));
     return defaults(item->key_location);
@@ -325,8 +344,8 @@ std::vector<Section> Section::list(const std::string& key, const char* doc, int 
     if (element.IsNull()) {
       out.push_back(Section(*reader_, path, pointer, where, std::nullopt));
     } else if (!element.IsMap()) {
-      reader_->error(where, path,
-                     fmt::format("expected a mapping of keys, got {}", show_scalar(element)));
+      reader_->refuse(where, path,
+                      fmt::format("expected a mapping of keys, got {}", show_scalar(element)));
       out.push_back(Section(*reader_, path, pointer, where, std::nullopt));
     } else {
       out.push_back(Section(*reader_, path, pointer, where, element));
@@ -369,23 +388,24 @@ std::vector<Section::Name> Section::names_value(const std::string& key, const ch
   const Item* item = find(key);
   if (item == nullptr || item->value.IsNull()) return out;
   if (!item->value.IsSequence()) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("expected a list of names, got {}", show_scalar(item->value)));
+    reader_->refuse(location_of(key), path_of(key),
+                    fmt::format("expected a list of names, got {}", show_scalar(item->value)));
     return out;
   }
   const int count = static_cast<int>(item->value.size());
   if (count < min_count || count > max_count) {
-    reader_->error(location_of(key), path_of(key),
-                   fmt::format("{} name(s) given: expected {} to {}", count, min_count, max_count));
+    reader_->refuse(
+        location_of(key), path_of(key),
+        fmt::format("{} name(s) given: expected {} to {}", count, min_count, max_count));
     return out;
   }
   for (int i = 0; i < count; ++i) {
     const YAML::Node element = item->value[i];
     const Location where = location_from(element.Mark());
     if (!element.IsScalar() || !is_identifier(element.Scalar())) {
-      reader_->error(where, fmt::format("{}[{}]", path_of(key), i),
-                     fmt::format("expected a name (letter, then letters, digits, _), got {}",
-                                 show_scalar(element)));
+      reader_->refuse(where, fmt::format("{}[{}]", path_of(key), i),
+                      fmt::format("expected a name (letter, then letters, digits, _), got {}",
+                                  show_scalar(element)));
       continue;
     }
     out.push_back(Name{element.Scalar(), where});
@@ -431,7 +451,14 @@ std::string schema_markdown(const Schema& schema) {
     }
   }
   if (!schema.rules.empty()) {
-    out += "\nRules across keys:\n\n";
+    out +=
+        "\nRules across keys. Each belongs to the section of the first key it names (\"With "
+        "the sequencer\" and \"With the NPU\": to sequencer and npu). A section with an "
+        "`enabled` key (absent: false) is checked key by key whether it is enabled or not (each "
+        "key's type, range and allowed values, a power of two where one is asked); its rules "
+        "apply only when it is enabled. The rules of sections without one always apply. A rule "
+        "is not checked over a key whose value is refused (that key's own message says "
+        "why):\n\n";
     for (const auto& r : schema.rules) out += fmt::format("- {}\n", r);
   }
   return out;

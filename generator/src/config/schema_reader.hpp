@@ -7,9 +7,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -177,8 +179,14 @@ class Reader {
   Section root();
 
   void error(Location where, const std::string& key_path, const std::string& message);
-  /// Documents a cross-field rule (describe mode) and returns whether it is checked.
+  /// An error about a key's value, which the reader refuses: the key stands at its default,
+  /// and rules over it are not checked (their messages would speak of the default).
+  void refuse(Location where, const std::string& key_path, const std::string& message);
+  /// Documents a cross-field rule (describe mode).
   void rule(const std::string& text);
+  /// Whether a rule over these keys is checked: a document is read (not described) and no
+  /// key's value, nor a section or list holding it, nor an element of it, was refused.
+  [[nodiscard]] bool checks(std::initializer_list<std::string_view> keys) const;
 
   [[nodiscard]] bool describing() const { return schema_ != nullptr; }
   /// Every key read so far, with the value it resolved to (defaults filled in): the
@@ -191,6 +199,7 @@ class Reader {
   Diagnostics* diagnostics_ = nullptr;
   Schema* schema_ = nullptr;
   nlohmann::json resolved_ = nlohmann::json::object();
+  std::vector<std::string> refused_;  ///< key paths whose values were refused
 };
 
 template <typename T>

@@ -39,6 +39,46 @@ using golden::reference::PoolWindow;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// The attributes of the operators npugen maps, in opsets 10 to 25 of ONNX's domain and in
+// com.microsoft's (ONNX Runtime refuses a node with another).
+const std::map<std::string, std::set<std::string>>& known_attributes() {
+  static const std::set<std::string> kWindow = {"auto_pad", "dilations", "kernel_shape", "pads",
+                                                "strides"};
+  auto with = [](std::set<std::string> a, std::initializer_list<const char*> more) {
+    a.insert(more.begin(), more.end());
+    return a;
+  };
+  static const std::map<std::string, std::set<std::string>> kKnown = {
+      {"QuantizeLinear", {"axis", "block_size", "output_dtype", "precision", "saturate"}},
+      {"DequantizeLinear", {"axis", "block_size", "output_dtype"}},
+      {"Identity", {}},
+      {"QLinearConv", with(kWindow, {"group", "channels_last"})},
+      {"QLinearMatMul", {}},
+      {"QGemm", {"alpha", "transA", "transB"}},
+      {"ConvInteger", with(kWindow, {"group"})},
+      {"MatMulInteger", {}},
+      {"QLinearAdd", {}},
+      {"QLinearAveragePool",
+       {"auto_pad", "ceil_mode", "channels_last", "count_include_pad", "kernel_shape", "pads",
+        "strides"}},
+      {"QLinearGlobalAveragePool", {"channels_last"}},
+      {"MaxPool", with(kWindow, {"ceil_mode", "storage_order"})},
+      {"AveragePool", with(kWindow, {"ceil_mode", "count_include_pad"})},
+      {"GlobalAveragePool", {}},
+      {"GlobalMaxPool", {}},
+      {"Conv", with(kWindow, {"group"})},
+      {"Gemm", {"alpha", "beta", "transA", "transB"}},
+      {"MatMul", {}},
+      {"Add", {}},
+      {"Relu", {}},
+      {"Clip", {"min", "max"}},
+      {"Flatten", {"axis"}},
+      {"Reshape", {"allowzero"}},
+      {"Transpose", {"perm"}},
+  };
+  return kKnown;
+}
+
 // A problem with a node (or the graph): thrown, turned into one diagnostic.
 struct Failure {
   std::string where, message;
@@ -88,39 +128,53 @@ Data data_of(const onnx::TensorProto& t, const onnx::NodeProto& n) {
     fail(n, fmt::format("tensor {} keeps its data in an external file", t.name()));
   }
   const bool raw = t.has_raw_data();
+  // Present, raw_data is the data (as ONNX Runtime reads it): of the wrong size, the tensor
+  // is refused, never read from its typed field instead.
+  auto check_raw = [&](size_t bytes) {
+    if (raw && t.raw_data().size() != count * bytes) {
+      fail(n, fmt::format("tensor {} has {} bytes of raw_data, not {} ({} element{} of {} bytes)",
+                          t.name(), t.raw_data().size(), count * bytes, count,
+                          count == 1 ? "" : "s", bytes));
+    }
+  };
   size_t width = 0;
   switch (d.type) {
     case onnx::TensorProto::FLOAT:
       width = 4;
-      if (raw && t.raw_data().size() == count * 4)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<float>(t.raw_data(), count);
       else
         for (const float x : t.float_data()) d.v.push_back(x);
       break;
     case onnx::TensorProto::INT8:
       width = 1;
-      if (raw && t.raw_data().size() == count)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int8_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<int8_t>(x));
       break;
     case onnx::TensorProto::UINT8:
       width = 1;
-      if (raw && t.raw_data().size() == count)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<uint8_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(static_cast<uint8_t>(x));
       break;
     case onnx::TensorProto::INT32:
       width = 4;
-      if (raw && t.raw_data().size() == count * 4)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int32_t>(t.raw_data(), count);
       else
         for (const int32_t x : t.int32_data()) d.v.push_back(x);
       break;
     case onnx::TensorProto::INT64:
       width = 8;
-      if (raw && t.raw_data().size() == count * 8)
+      check_raw(width);
+      if (raw)
         d.v = raw_values<int64_t>(t.raw_data(), count);
       else
         for (const int64_t x : t.int64_data()) d.v.push_back(static_cast<double>(x));
@@ -150,6 +204,7 @@ struct Quant {
   double scale = 1.0;  ///< float
   int32_t zp = 0;      ///< int8 domain
   View view = View::kNchw;
+  bool uint8 = false;  ///< uint8 in the model (its zero point there is zp + 128)
 };
 
 // A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
@@ -199,11 +254,13 @@ class Importer {
       Value v;
       v.kind = Value::kInit;
       v.init = &t;
-      values_[t.name()] = v;
+      values_[t.name()] = v;  // named twice: the last (as ONNX Runtime takes it)
+      defined_[t.name()] = "an initializer";
     }
     std::vector<const onnx::ValueInfoProto*> inputs;
     for (const auto& in : g.input()) {
       if (!values_.contains(in.name())) inputs.push_back(&in);
+      defined_.try_emplace(in.name(), "the graph's input");
     }
     if (inputs.size() != 1) {
       fail_graph(
@@ -328,15 +385,16 @@ class Importer {
     if (d.v.size() != 1) fail(n, fmt::format("its {} has {} values, not one", what, d.v.size()));
     return d.v[0];
   }
-  // A scale and a zero point of an activation (one each); uint8 zero points map to int8.
+  // A scale and a zero point of an activation (one each); uint8 zero points map to int8. A
+  // zero point not given is 0 of the tensor's type: uint8 when `absent_uint8`.
   std::pair<double, int32_t> activation_q(const onnx::NodeProto& n, int scale, int zp,
-                                          bool* uint8 = nullptr) {
+                                          bool* uint8 = nullptr, bool absent_uint8 = false) {
     const double s = scalar_of(n, scale, "scale");
     if (!(s > 0) || !(s < 1e30)) {
       fail(n, fmt::format("its scale {} is not a positive float32", s));
     }
-    int32_t z = 0;
-    bool u = false;
+    bool u = absent_uint8;
+    int32_t z = u ? -128 : 0;
     if (n.input_size() > zp && !n.input(zp).empty()) {
       const Data d = data_of(init_of(n, zp, "zero point"), n);
       if (d.v.size() != 1) fail(n, "its zero point has more than one value");
@@ -351,6 +409,26 @@ class Importer {
     if (uint8 != nullptr) *uint8 = u;
     return {s, z};
   }
+  // A QOperator node's quantization of input x (its scale at input s, its zero point at z)
+  // must be the one x has: npugen computes with x's (ONNX Runtime with the node's).
+  void same_input_q(const onnx::NodeProto& n, const Quant& x, int s, int z) {
+    bool u8 = false;
+    const auto [scale, zp] = activation_q(n, s, z, &u8, x.uint8);
+    if (std::abs(scale - x.scale) > 1e-6 * x.scale || zp != x.zp || u8 != x.uint8) {
+      fail(n, fmt::format("its input {} is read with scale {:g} and zero point {} ({}), not "
+                          "the tensor's {:g} and {} ({})",
+                          n.input(s - 1), scale, zp + (u8 ? 128 : 0), u8 ? "uint8" : "int8",
+                          x.scale, x.zp + (x.uint8 ? 128 : 0), x.uint8 ? "uint8" : "int8"));
+    }
+  }
+  // A layer's output of the given type in the model.
+  static Value typed(Quant q, bool uint8) {
+    q.uint8 = uint8;
+    Value v;
+    v.kind = Value::kQuant;
+    v.q = q;
+    return v;
+  }
   void set(const onnx::NodeProto& n, Value v) {
     if (n.output_size() < 1) fail(n, "it has no output");
     values_[n.output(0)] = std::move(v);
@@ -363,34 +441,42 @@ class Importer {
   }
 
   // ---------------------------------------------------------------------------- windows
-  // An attribute's integers (a window's sizes: within +-65535, else a failure).
-  static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
+  // An attribute of a node, which must be of its operator's type (ONNX Runtime refuses
+  // another; an attribute without a type, of old models, is read by its field); nullptr when
+  // absent.
+  static const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name,
+                                               onnx::AttributeProto::AttributeType type) {
     for (const auto& a : n.attribute()) {
       if (a.name() != name) continue;
-      for (const int64_t v : a.ints()) {
-        if (v < -65535 || v > 65535) fail(n, fmt::format("its {} {} is out of range", name, v));
+      if (a.type() != onnx::AttributeProto::UNDEFINED && a.type() != type) {
+        fail(n, fmt::format("its attribute {} is of type {}, not {}", name,
+                            onnx::AttributeProto::AttributeType_Name(a.type()),
+                            onnx::AttributeProto::AttributeType_Name(type)));
       }
-      return {a.ints().begin(), a.ints().end()};
+      return &a;
     }
-    return {};
+    return nullptr;
+  }
+  // An attribute's integers (a window's sizes: within +-65535, else a failure).
+  static std::vector<int64_t> ints(const onnx::NodeProto& n, const char* name) {
+    const auto* a = attribute(n, name, onnx::AttributeProto::INTS);
+    if (a == nullptr) return {};
+    for (const int64_t v : a->ints()) {
+      if (v < -65535 || v > 65535) fail(n, fmt::format("its {} {} is out of range", name, v));
+    }
+    return {a->ints().begin(), a->ints().end()};
   }
   static std::optional<int64_t> int_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.i();
-    }
-    return std::nullopt;
+    const auto* a = attribute(n, name, onnx::AttributeProto::INT);
+    return a == nullptr ? std::nullopt : std::optional<int64_t>(a->i());
   }
   static std::optional<double> float_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.f();
-    }
-    return std::nullopt;
+    const auto* a = attribute(n, name, onnx::AttributeProto::FLOAT);
+    return a == nullptr ? std::nullopt : std::optional<double>(a->f());
   }
   static std::string string_attr(const onnx::NodeProto& n, const char* name) {
-    for (const auto& a : n.attribute()) {
-      if (a.name() == name) return a.s();
-    }
-    return {};
+    const auto* a = attribute(n, name, onnx::AttributeProto::STRING);
+    return a == nullptr ? std::string() : a->s();
   }
   // The window of a Conv or a pool over a tensor of h x w (kernel from the weights when
   // the attribute is absent).
@@ -765,10 +851,41 @@ class Importer {
   void node(const onnx::NodeProto& n) {
     const std::string& op = n.op_type();
     if (n.output_size() < 1 || n.output(0).empty()) fail(n, "it has no output");
+    // Every name is defined once, before it is read (ONNX's static single assignment; ONNX
+    // Runtime refuses a model that breaks it), whether or not npugen reads the input.
+    for (const std::string& name : n.input()) {
+      if (!name.empty() && !defined_.contains(name)) {
+        fail(n, fmt::format("its input {} is not an initializer, the graph's input or an "
+                            "earlier node's output",
+                            name));
+      }
+    }
+    const auto known = known_attributes().find(op);
+    for (int i = 0; i < n.attribute_size(); ++i) {
+      if (known != known_attributes().end() && !known->second.contains(n.attribute(i).name())) {
+        fail(n, fmt::format("it has an attribute {} that {} does not define", n.attribute(i).name(),
+                            op));
+      }
+      for (int j = 0; j < i; ++j) {
+        if (n.attribute(i).name() == n.attribute(j).name()) {
+          fail(n, fmt::format("its attribute {} is given twice", n.attribute(i).name()));
+        }
+      }
+    }
+    for (const std::string& name : n.output()) {
+      if (name.empty()) continue;
+      const auto [it, fresh] = defined_.try_emplace(name, node_name(n));
+      if (!fresh) {
+        fail(n, fmt::format("its output {} is already defined (by {})", name,
+                            it->second == node_name(n) ? "this node" : it->second));
+      }
+    }
     if (!n.domain().empty() && n.domain() != "ai.onnx" && n.domain() != "com.microsoft") {
       fail(n, fmt::format("its domain {} is not mapped", n.domain()));
     }
     ops_.insert(op);
+    // com.microsoft's QLinear operators may read NHWC (channels_last 1): npugen maps NCHW.
+    if (int_attr(n, "channels_last").value_or(0) != 0) fail(n, "channels_last 1 is not mapped");
     if (op == "QuantizeLinear") {
       quantize_linear(n);
     } else if (op == "DequantizeLinear") {
@@ -780,8 +897,10 @@ class Importer {
       Data w;
       std::vector<double> ws;
       std::vector<int64_t> wz;
+      same_input_q(n, x, 1, 2);
       q_weights(n, 3, 4, 5, w, ws, wz);
-      const auto [ys, yz] = activation_q(n, 6, 7);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 6, 7, &u8);
       std::optional<Data> b;
       if (n.input_size() > 8 && !n.input(8).empty()) b = data_of(init_of(n, 8, "bias"), n);
       const gn::Shape s = model_.file.network.shape_of(x.t);
@@ -789,18 +908,21 @@ class Importer {
       const PoolWindow win =
           window(n, s.h, s.w, static_cast<int>(w.dims.size() == 4 ? w.dims[2] : 0),
                  static_cast<int>(w.dims.size() == 4 ? w.dims[3] : 0));
-      set(n, quant_value(neural({node_name(n)}, n, false, x, w, ws, wz, b ? &*b : nullptr, false,
-                                ys, yz, -kInf, kInf, false, &win)));
+      set(n, typed(neural({node_name(n)}, n, false, x, w, ws, wz, b ? &*b : nullptr, false, ys, yz,
+                          -kInf, kInf, false, &win),
+                   u8));
     } else if (op == "QLinearMatMul" || op == "QGemm") {
       const bool gemm = op == "QGemm";
       const Quant x = quant_in(n, 0);
       Data w;
       std::vector<double> ws;
       std::vector<int64_t> wz;
+      same_input_q(n, x, 1, 2);
       q_weights(n, 3, 4, 5, w, ws, wz);
       std::optional<Data> b;
       double ys = 0;
       int32_t yz = 0;
+      bool u8 = false;
       if (gemm) {
         if (int_attr(n, "transA").value_or(0) != 0) fail(n, "transA 1 is not mapped");
         if (float_attr(n, "alpha").value_or(1.0) != 1.0) fail(n, "alpha other than 1");
@@ -808,13 +930,14 @@ class Importer {
         if (n.input_size() < 8 || n.input(7).empty()) {
           fail(n, "its output is float (no y_scale); npugen runs int8 layers");
         }
-        std::tie(ys, yz) = activation_q(n, 7, 8);
+        std::tie(ys, yz) = activation_q(n, 7, 8, &u8);
       } else {
-        std::tie(ys, yz) = activation_q(n, 6, 7);
+        std::tie(ys, yz) = activation_q(n, 6, 7, &u8);
       }
       const bool transpose = gemm ? int_attr(n, "transB").value_or(0) == 0 : true;
-      set(n, quant_value(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys,
-                                yz, -kInf, kInf, transpose, nullptr)));
+      set(n, typed(neural({node_name(n)}, n, true, x, w, ws, wz, b ? &*b : nullptr, false, ys, yz,
+                          -kInf, kInf, transpose, nullptr),
+                   u8));
     } else if (op == "ConvInteger" || op == "MatMulInteger") {
       // int32 results: requantized with multiplier 1 to int8 (exact while they fit int8).
       const Quant x = quant_in(n, 0);
@@ -823,7 +946,7 @@ class Importer {
         if (z.v.size() != 1 || static_cast<int32_t>(z.v[0]) - (z.is_uint8() ? 128 : 0) != x.zp) {
           fail(n, "its input zero point is not the quantized input's");
         }
-      } else if (x.zp != 0) {
+      } else if (x.zp != (x.uint8 ? -128 : 0)) {
         fail(n, "its input has a zero point the node does not subtract");
       }
       const Data w = data_of(init_of(n, 1, "weights"), n);
@@ -847,22 +970,24 @@ class Importer {
     } else if (op == "QLinearAdd") {
       const Quant a = quant_in(n, 0);
       const Quant b = quant_in(n, 3);
-      if (std::abs(activation_q(n, 1, 2).first - a.scale) > 1e-6 * a.scale ||
-          std::abs(activation_q(n, 4, 5).first - b.scale) > 1e-6 * b.scale) {
-        fail(n, "its input scales differ from its inputs' producers'");
-      }
-      const auto [ys, yz] = activation_q(n, 6, 7);
-      set(n, quant_value(add({node_name(n)}, n, a, b, ys, yz, -kInf, kInf)));
+      same_input_q(n, a, 1, 2);
+      same_input_q(n, b, 4, 5);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 6, 7, &u8);
+      set(n, typed(add({node_name(n)}, n, a, b, ys, yz, -kInf, kInf), u8));
     } else if (op == "QLinearAveragePool" || op == "QLinearGlobalAveragePool") {
       const Quant x = quant_in(n, 0);
       const gn::Shape s = model_.file.network.shape_of(x.t);
       const PoolWindow win = op == "QLinearGlobalAveragePool"
                                  ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0}
                                  : window(n, s.h, s.w);
-      const auto [ys, yz] = activation_q(n, 3, 4);
-      set(n, quant_value(op == "QLinearGlobalAveragePool"
-                             ? global_average({node_name(n)}, n, x, ys, yz, -kInf, kInf)
-                             : pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf)));
+      same_input_q(n, x, 1, 2);
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 3, 4, &u8);
+      set(n, typed(op == "QLinearGlobalAveragePool"
+                       ? global_average({node_name(n)}, n, x, ys, yz, -kInf, kInf)
+                       : pool({node_name(n)}, n, false, x, win, ys, yz, -kInf, kInf),
+                   u8));
     } else if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" ||
                op == "GlobalMaxPool") {
       const Value& v = in(n, 0);
@@ -873,9 +998,10 @@ class Importer {
       const PoolWindow win =
           op.rfind("Global", 0) == 0 ? PoolWindow{s.h, s.w, 1, 1, 0, 0, 0, 0} : window(n, s.h, s.w);
       if (v.kind == Value::kQuant) {  // QOperator: int8 pooling, the input's quantization
-        set(n, quant_value(op == "GlobalAveragePool"
-                               ? global_average({node_name(n)}, n, x, x.scale, x.zp, -kInf, kInf)
-                               : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf)));
+        set(n, typed(op == "GlobalAveragePool"
+                         ? global_average({node_name(n)}, n, x, x.scale, x.zp, -kInf, kInf)
+                         : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf),
+                     x.uint8));
       } else {
         Value p;
         p.kind = Value::kPending;
@@ -895,7 +1021,7 @@ class Importer {
       const Value& v = in(n, 0);
       const auto [lo, hi] = bounds(n);
       if (v.kind == Value::kQuant) {
-        set(n, quant_value(clamp_layer(n, v.q, lo, hi)));
+        set(n, typed(clamp_layer(n, v.q, lo, hi), v.q.uint8));
       } else if (v.kind == Value::kPending) {
         Value p = v;
         p.p.lo = std::max(p.p.lo, lo), p.p.hi = std::min(p.p.hi, hi);
@@ -925,8 +1051,22 @@ class Importer {
   void quantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
     const Value& v = in(n, 0);
+    // Its output's type: its zero point's, else output_dtype's, else uint8 (ONNX's default).
+    const int64_t dtype = int_attr(n, "output_dtype").value_or(0);
+    if (dtype != 0 && dtype != onnx::TensorProto::INT8 && dtype != onnx::TensorProto::UINT8) {
+      fail(n, fmt::format("its output_dtype is ONNX data type {}, not int8 or uint8 (npugen runs "
+                          "int8 activations)",
+                          dtype));
+    }
+    if (const int64_t precision = int_attr(n, "precision").value_or(0);
+        precision != 0 && precision != onnx::TensorProto::FLOAT) {
+      fail(n, fmt::format("its precision (ONNX data type {}) is not float", precision));
+    }
     bool u8 = false;
-    const auto [s, z] = activation_q(n, 1, 2, &u8);
+    const auto [s, z] = activation_q(n, 1, 2, &u8, dtype != onnx::TensorProto::INT8);
+    if (dtype != 0 && u8 != (dtype == onnx::TensorProto::UINT8)) {
+      fail(n, "its output_dtype is not its zero point's type");
+    }
     if (v.kind == Value::kFloatInput) {
       NetworkFile& f = model_.file;
       if (!f.network.layers.empty() || quantized_input_) {
@@ -947,14 +1087,14 @@ class Importer {
       model_.input.zero_point = z + (u8 ? 128 : 0);
       model_.input.uint8 = u8;
       model_.input.nchw = nchw;
-      set(n, quant_value(Quant{0, s, z, v.input_view}));
+      set(n, typed(Quant{0, s, z, v.input_view}, u8));
       return;
     }
     if (v.kind == Value::kDeq) {  // a requantization: only the identity
       if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
         fail(n, "it requantizes a tensor to another scale or zero point (not mapped)");
       }
-      set(n, quant_value(v.q));
+      set(n, typed(v.q, u8));
       return;
     }
     if (v.kind != Value::kPending) fail(n, "it quantizes a float tensor npugen cannot compute");
@@ -965,25 +1105,27 @@ class Importer {
     switch (p.op) {
       case Pending::kConv:
       case Pending::kFc: {
-        set(n, quant_value(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales,
-                                  p.w_zps, p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
-                                  p.op == Pending::kConv ? &p.win : nullptr)));
+        set(n, typed(neural(nodes, *p.node, p.op == Pending::kFc, p.x, *p.w, p.w_scales, p.w_zps,
+                            p.b.get(), p.b_float, s, z, p.lo, p.hi, p.transpose_w,
+                            p.op == Pending::kConv ? &p.win : nullptr),
+                     u8));
         break;
       }
       case Pending::kMaxPool:
       case Pending::kAvgPool:
-        set(n, quant_value(p.global ? global_average(nodes, *p.node, p.x, s, z, p.lo, p.hi)
-                                    : pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s,
-                                           z, p.lo, p.hi)));
+        set(n, typed(p.global ? global_average(nodes, *p.node, p.x, s, z, p.lo, p.hi)
+                              : pool(nodes, *p.node, p.op == Pending::kMaxPool, p.x, p.win, s, z,
+                                     p.lo, p.hi),
+                     u8));
         break;
       case Pending::kAdd:
-        set(n, quant_value(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi)));
+        set(n, typed(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi), u8));
         break;
       case Pending::kActivation: {
         if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {
           fail(*p.node, "its output's quantization differs from its input's (not mapped)");
         }
-        set(n, quant_value(clamp_layer(*p.node, p.x, p.lo, p.hi)));
+        set(n, typed(clamp_layer(*p.node, p.x, p.lo, p.hi), u8));
         break;
       }
     }
@@ -991,12 +1133,16 @@ class Importer {
 
   void dequantize_linear(const onnx::NodeProto& n) {
     if (int_attr(n, "block_size").value_or(0) != 0) fail(n, "block quantization is not mapped");
+    if (const int64_t dtype = int_attr(n, "output_dtype").value_or(0);
+        dtype != 0 && dtype != onnx::TensorProto::FLOAT) {
+      fail(n, fmt::format("its output_dtype (ONNX data type {}) is not float", dtype));
+    }
     const Value& v = in(n, 0);
     if (v.kind == Value::kQuant) {
       bool u8 = false;
-      const auto [s, z] = activation_q(n, 1, 2, &u8);
+      const auto [s, z] = activation_q(n, 1, 2, &u8, v.q.uint8);
       dequantized_uint8_[n.output(0)] = u8;
-      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z) {
+      if (std::abs(v.q.scale - s) > 1e-6 * s || v.q.zp != z || u8 != v.q.uint8) {
         fail(n, "it dequantizes with another scale or zero point than the tensor has");
       }
       Value d = v;
@@ -1116,6 +1262,10 @@ class Importer {
       if (int_attr(n, "axis").value_or(1) != 1) fail(n, "axis other than 1 is not mapped");
     } else {
       const Data shape = data_of(init_of(n, 1, "shape"), n);
+      if (int_attr(n, "allowzero").value_or(0) != 0 &&
+          std::find(shape.v.begin(), shape.v.end(), 0.0) != shape.v.end()) {
+        fail(n, "it reshapes to a dimension of 0 (allowzero 1)");
+      }
       const auto elements = static_cast<double>(s.elements());
       const bool flat = shape.v.size() == 2 && (shape.v[1] == -1 || shape.v[1] == elements) &&
                         (shape.v[0] == 0 || shape.v[0] == -1 || shape.v[1] == elements);
@@ -1158,6 +1308,7 @@ class Importer {
   OnnxModel model_;
   std::map<std::string, Value> values_;
   std::map<std::string, int> consumers_;
+  std::map<std::string, std::string> defined_;  ///< every name defined so far, and by what
   std::set<std::string> ops_;
   std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
   bool quantized_input_ = false, output_uint8_ = false;

@@ -48,7 +48,7 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   s.integer("weight_rows", p.weight_rows, 2, int64_t{1} << 24,
             "Rows of the weight store: sets the weight row address width.");
   r.rule("agu.max_pad is below agu.max_kernel: padding is below the kernel.");
-  if (!r.describing() && p.max_pad >= p.max_kernel) {
+  if (a.enabled && r.checks({"agu.max_pad", "agu.max_kernel"}) && p.max_pad >= p.max_kernel) {
     r.error(s.location_of("max_pad"), s.path_of("max_pad"),
             fmt::format("padding {} is never below a kernel of at most {} (agu.max_kernel)",
                         p.max_pad, p.max_kernel));
@@ -56,7 +56,7 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   r.rule(
       "agu.max_kernel is at most agu.max_height and agu.max_width plus twice agu.max_pad: the "
       "largest kernel fits the largest padded input.");
-  if (!r.describing()) {
+  if (a.enabled && r.checks({"agu.max_kernel", "agu.max_height", "agu.max_width", "agu.max_pad"})) {
     const std::pair<const char*, unsigned> extents[] = {{"max_height", p.max_height},
                                                         {"max_width", p.max_width}};
     for (const auto& [dim, extent] : extents) {
@@ -90,9 +90,9 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
         p.dataflows |= golden::dataflow_bit(flow);
       }
       if (!known) {
-        r.error(n.location, s.path_of("dataflows"),
-                fmt::format("unknown dataflow '{}': expected conv, fc, fc_batch or zero_skip",
-                            util::shorten(n.text)));
+        r.refuse(n.location, s.path_of("dataflows"),
+                 fmt::format("unknown dataflow '{}': expected conv, fc, fc_batch or zero_skip",
+                             util::shorten(n.text)));
       }
     }
   }
@@ -102,7 +102,8 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
             "(KH x KW x ceil(C/L) words) fits; the sequencer keeps the window in a memory of "
             "this many words.");
   r.rule("agu.mec_window is 0 or the conv dataflow is generated: the MEC order is for conv.");
-  if (!r.describing() && p.mec_window > 0 && !p.generates(golden::Dataflow::kConv)) {
+  if (a.enabled && r.checks({"agu.mec_window", "agu.dataflows"}) && p.mec_window > 0 &&
+      !p.generates(golden::Dataflow::kConv)) {
     r.error(s.location_of("mec_window"), s.path_of("mec_window"),
             "the MEC order is for conv layers, and conv is not among agu.dataflows");
   }

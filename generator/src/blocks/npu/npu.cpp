@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "blocks/agu/agu.hpp"
 #include "blocks/planar/planar.hpp"
 #include "blocks/sequencer/sequencer.hpp"
@@ -42,27 +44,49 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
   r.rule(
       "npu.enabled needs sequencer.enabled, planar.enabled and tasks.enabled: the top "
       "instantiates all three.");
-  if (!r.describing()) {
-    if (!seq.enabled)
-      r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
-    if (!planar.enabled)
-      r.error(where, path, "the NPU needs the planar engine: set planar.enabled");
-    if (!tasks.enabled)
-      r.error(where, path, "the NPU needs the task unit as its front end: set tasks.enabled");
+  if (r.checks({"sequencer.enabled"}) && !seq.enabled) {
+    r.error(where, path, "the NPU needs the neural engine: set sequencer.enabled");
+  }
+  if (r.checks({"planar.enabled"}) && !planar.enabled) {
+    r.error(where, path, "the NPU needs the planar engine: set planar.enabled");
+  }
+  if (r.checks({"tasks.enabled"}) && !tasks.enabled) {
+    r.error(where, path, "the NPU needs the task unit as its front end: set tasks.enabled");
+  }
+  // Buffers A and B, agu.act_words each, are planar.act_words and tasks.buffer_words words.
+  constexpr int64_t kMinActWords = (tasks::kMinBufferWords + 1) / 2;
+  constexpr int64_t kMaxActWords = planar::kMaxActWords / 2;
+  r.rule(
+      fmt::format("With the NPU, agu.act_words is {} to 2^{}: planar.act_words and "
+                  "tasks.buffer_words, twice it (below), are at least {} (tasks.buffer_words's "
+                  "least) and at most 2^{} (planar.act_words's most).",
+                  kMinActWords, std::bit_width(uint64_t{kMaxActWords}) - 1, 2 * kMinActWords,
+                  std::bit_width(uint64_t{planar::kMaxActWords}) - 1));
+  const bool act_words_fit =
+      agu.params.act_words >= kMinActWords && agu.params.act_words <= kMaxActWords;
+  if (r.checks({"agu.act_words"}) && !act_words_fit) {
+    r.error(where, path,
+            fmt::format("the NPU's buffers A and B of agu.act_words = {} words each make "
+                        "planar.act_words and tasks.buffer_words {}: set agu.act_words to {} "
+                        "to {}",
+                        agu.params.act_words, 2 * uint64_t{agu.params.act_words}, kMinActWords,
+                        kMaxActWords));
   }
   r.rule(
       "With the NPU, tasks.neural_engines and tasks.planar_engines are 1 (the top has one "
       "engine of each kind) and tasks.buffer_words is planar.act_words (task regions are "
       "planar-engine addresses: buffer A, then buffer B).");
-  if (!r.describing() && tasks.enabled && planar.enabled) {
-    if (tasks.params.neural_engines != 1 || tasks.params.planar_engines != 1) {
+  if (tasks.enabled && planar.enabled) {
+    if (r.checks({"tasks.neural_engines", "tasks.planar_engines"}) &&
+        (tasks.params.neural_engines != 1 || tasks.params.planar_engines != 1)) {
       r.error(where, path,
               fmt::format("the NPU has one neural and one planar engine: set "
                           "tasks.neural_engines and tasks.planar_engines to 1 (they are {} "
                           "and {})",
                           tasks.params.neural_engines, tasks.params.planar_engines));
     }
-    if (tasks.params.buffer_words != planar.params.act_words) {
+    if (act_words_fit && r.checks({"tasks.buffer_words", "planar.act_words", "agu.act_words"}) &&
+        tasks.params.buffer_words != planar.params.act_words) {
       r.error(where, path,
               fmt::format("the NPU's task regions are planar-engine addresses: set "
                           "tasks.buffer_words to planar.act_words, {} (it is {})",
@@ -73,14 +97,15 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
       "With the NPU, planar.words_per_cycle is 1 (the planar engine moves a buffer word a "
       "transfer through the sequencer's host port) and planar.act_words is 2 x agu.act_words "
       "(its addresses reach buffer A, then buffer B).");
-  if (!r.describing() && planar.enabled && seq.enabled) {
-    if (planar.params.words != 1) {
+  if (planar.enabled && seq.enabled) {
+    if (r.checks({"planar.words_per_cycle"}) && planar.params.words != 1) {
       r.error(where, path,
               fmt::format("the NPU's planar engine moves one buffer word a transfer: set "
                           "planar.words_per_cycle to 1 (it is {})",
                           planar.params.words));
     }
-    if (planar.params.act_words != 2 * agu.params.act_words) {
+    if (act_words_fit && r.checks({"planar.act_words", "agu.act_words"}) &&
+        planar.params.act_words != 2 * agu.params.act_words) {
       r.error(where, path,
               fmt::format("the NPU's planar engine addresses buffers A and B of {} words each: "
                           "set planar.act_words to {} (it is {})",
@@ -93,7 +118,7 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
       "store row is whole beats) and a row's indices, T x L / vq.min_vector_length of log2 "
       "vq.rows bits, fit its T x L x 8 bits (the host port's row).");
   const vq::VqConfig& vq = vq::config_of(c);
-  if (!r.describing() && seq.enabled && vq.enabled) {
+  if (seq.enabled && vq.enabled && r.checks({"vq", "pe_array.tiles", "pe_array.lanes"})) {
     const golden::VqParams& v = vq.params;
     const uint64_t row = uint64_t{agu.params.tiles} * agu.params.lanes;
     if (v.weight.kind != golden::WeightKind::kInt || v.weight.width != 8) {

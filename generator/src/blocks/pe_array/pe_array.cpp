@@ -44,7 +44,7 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
 
   r.rule("pe_array.tiles x pe_array.lanes is at most 65536 multipliers.");
   const uint64_t multipliers = uint64_t{p.tiles} * p.lanes;
-  if (multipliers > 65536) {
+  if (r.checks({"pe_array.tiles", "pe_array.lanes"}) && multipliers > 65536) {
     r.error(pe.location_of("lanes"), pe.path_of("lanes"),
             fmt::format("tiles x lanes = {} x {} = {} multipliers; at most 65536 are supported",
                         p.tiles, p.lanes, multipliers));
@@ -53,7 +53,9 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
       "pe_array.accumulator.width is at least weight.width + activation.width, so that one "
       "product fits in an accumulator.");
   const unsigned product_width = p.weight_width + p.act_width;
-  if (p.acc_width < product_width) {
+  if (r.checks(
+          {"pe_array.accumulator.width", "pe_array.weight.width", "pe_array.activation.width"}) &&
+      p.acc_width < product_width) {
     r.error(acc.location_of("width"), acc.path_of("width"),
             fmt::format("an accumulator of {} bits cannot hold one {}-bit x {}-bit product "
                         "({} bits); make it at least {} bits wide",
@@ -63,7 +65,8 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
       "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 1: one register "
       "after the multipliers and one after each level of the tree.");
   const unsigned max_stages = golden::ceil_log2(p.lanes) + 1;
-  if (p.tree_stages > max_stages) {
+  if (r.checks({"pe_array.adder_tree.pipeline_stages", "pe_array.lanes"}) &&
+      p.tree_stages > max_stages) {
     r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
             fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
                         "register positions (after the products and after each of its {} "

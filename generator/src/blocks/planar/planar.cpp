@@ -41,7 +41,7 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
   s.integer("max_channels", p.max_channels, 1, PlanarParams::kMaxDim,
             "Largest channel count C (the gain table holds this many channels).");
   s.integer("max_batch", p.max_batch, 1, PlanarParams::kMaxDim, "Largest batch N.");
-  s.integer("act_words", p.act_words, 2, int64_t{1} << 24,
+  s.integer("act_words", p.act_words, 2, kMaxActWords,
             "Words of the memory the ports address: sets the address width; addresses wrap at "
             "the next power of two.");
   s.integer("read_latency", p.read_latency, 1, PlanarParams::kMaxReadLatency,
@@ -66,19 +66,19 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
         p.modes |= golden::planar_op_bit(op);
       }
       if (!known) {
-        r.error(n.location, s.path_of("modes"),
-                fmt::format("unknown mode '{}': expected max_pool, avg_pool, add, gain_bias, "
-                            "reduce_sum, reduce_max or activation",
-                            util::shorten(n.text)));
+        r.refuse(n.location, s.path_of("modes"),
+                 fmt::format("unknown mode '{}': expected max_pool, avg_pool, add, gain_bias, "
+                             "reduce_sum, reduce_max or activation",
+                             util::shorten(n.text)));
       }
     }
   }
   r.rule(
-      fmt::format("planar.words_per_cycle x pe_array.lanes is at most {} when the planar "
-                  "engine is enabled: the channels of a beat (its 32-bit accumulators, its "
-                  "multipliers).",
+      fmt::format("planar.words_per_cycle x pe_array.lanes is at most {}: the channels of a "
+                  "beat (its 32-bit accumulators, its multipliers).",
                   PlanarParams::kMaxBeatLanes));
-  if (!r.describing() && pc.enabled && p.beat_lanes() > PlanarParams::kMaxBeatLanes) {
+  if (pc.enabled && r.checks({"planar.words_per_cycle", "pe_array.lanes"}) &&
+      p.beat_lanes() > PlanarParams::kMaxBeatLanes) {
     r.error(s.location_of("words_per_cycle"), s.path_of("words_per_cycle"),
             fmt::format("{} words of {} lanes (pe_array.lanes) make a beat of {} channels, above "
                         "the {} the planar engine takes",
@@ -88,7 +88,10 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
       fmt::format("(planar.max_width + planar.max_pad) x ceil(planar.max_channels / (W x L)) "
                   "x W x L is at most {}: the H results a line-buffer bank holds.",
                   PlanarParams::kMaxBankLanes));
-  if (!r.describing() && p.bank_lanes() > PlanarParams::kMaxBankLanes) {
+  if (pc.enabled &&
+      r.checks({"planar.max_width", "planar.max_pad", "planar.max_channels",
+                "planar.words_per_cycle", "pe_array.lanes"}) &&
+      p.bank_lanes() > PlanarParams::kMaxBankLanes) {
     r.error(s.location_of("max_channels"), s.path_of("max_channels"),
             fmt::format("a line-buffer bank would hold {} H results ({} columns x {} channels "
                         "in beats of {}), above {}: lower planar.max_width or max_channels",
@@ -97,7 +100,8 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
                         PlanarParams::kMaxBankLanes));
   }
   r.rule("planar.max_pad is below planar.max_window: padding is below the window.");
-  if (!r.describing() && p.max_pad >= p.max_window) {
+  if (pc.enabled && r.checks({"planar.max_pad", "planar.max_window"}) &&
+      p.max_pad >= p.max_window) {
     r.error(s.location_of("max_pad"), s.path_of("max_pad"),
             fmt::format("padding {} is never below a window of at most {} (planar.max_window)",
                         p.max_pad, p.max_window));
@@ -105,7 +109,8 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
   r.rule(
       "planar.max_window is at most planar.max_height and planar.max_width plus twice "
       "planar.max_pad: the largest window fits the largest padded input.");
-  if (!r.describing()) {
+  if (pc.enabled &&
+      r.checks({"planar.max_window", "planar.max_height", "planar.max_width", "planar.max_pad"})) {
     const std::pair<const char*, unsigned> extents[] = {{"max_height", p.max_height},
                                                         {"max_width", p.max_width}};
     for (const auto& [dim, extent] : extents) {
@@ -121,7 +126,8 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
   r.rule(
       "planar.max_height x planar.max_width x 255 is below 2^31 when reduce_sum is generated: "
       "a spatial sum of x - x_zp fits its 32-bit accumulator.");
-  if (!r.describing() && p.generates(PlanarOp::kReduceSum) &&
+  if (pc.enabled && r.checks({"planar.max_height", "planar.max_width", "planar.modes"}) &&
+      p.generates(PlanarOp::kReduceSum) &&
       uint64_t{p.max_height} * p.max_width * 255 >= (uint64_t{1} << 31)) {
     r.error(s.location_of("max_width"), s.path_of("max_width"),
             fmt::format("a spatial reduce_sum over {} x {} pixels can reach {} and overflow its "

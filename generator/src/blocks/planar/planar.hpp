@@ -3,6 +3,7 @@
 // register groups (section `planar`; the word's lanes come from section pe_array).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "blocks/block.hpp"
@@ -12,6 +13,9 @@
 namespace npugen::blocks::planar {
 
 const Block& block();
+
+/// planar.act_words: the words the ports address, 2 to kMaxActWords.
+constexpr int64_t kMaxActWords = int64_t{1} << 24;
 
 /// The `planar` section.
 struct PlanarConfig {

@@ -26,7 +26,7 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
   s.integer("max_channels", p.max_channels, 1, PostParams::kMaxChannels,
             "Output channels the parameter table holds.");
   r.rule("post.lanes divides pe_array.tiles: a filter block's results are whole groups.");
-  if (!r.describing() && pc.enabled && tiles % p.lanes != 0) {
+  if (pc.enabled && r.checks({"post.lanes", "pe_array.tiles"}) && tiles % p.lanes != 0) {
     r.error(s.location_of("lanes"), s.path_of("lanes"),
             fmt::format("{} lanes do not divide the {} tiles of pe_array", p.lanes, tiles));
   }

@@ -44,17 +44,18 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   r.rule(
       "sequencer.enabled needs agu.enabled and post.enabled: the sequencer instantiates the "
       "address generator, the post unit and the dense array.");
-  if (!r.describing()) {
-    if (!agu.enabled)
-      r.error(where, path, "the sequencer needs the address generator: set agu.enabled");
-    if (!post.enabled) r.error(where, path, "the sequencer needs the post unit: set post.enabled");
+  if (r.checks({"agu.enabled"}) && !agu.enabled) {
+    r.error(where, path, "the sequencer needs the address generator: set agu.enabled");
+  }
+  if (r.checks({"post.enabled"}) && !post.enabled) {
+    r.error(where, path, "the sequencer needs the post unit: set post.enabled");
   }
   r.rule(
       "With the sequencer, zs.enabled exactly when zero_skip is among agu.dataflows: the "
       "zero-skipping array beside the dense one runs the zero_skip layers (docs/sequencer.md).");
   const bool zs_on = zs::config_of(c).enabled;
   const bool zs_flow = agu.params.generates(golden::Dataflow::kZeroSkip);
-  if (!r.describing() && agu.enabled && zs_on != zs_flow) {
+  if (agu.enabled && r.checks({"zs.enabled", "agu.dataflows"}) && zs_on != zs_flow) {
     r.error(where, path,
             zs_on ? "zs.enabled puts the zero-skipping array into the sequencer: add zero_skip "
                     "to agu.dataflows"
@@ -65,7 +66,7 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
       fmt::format("With the sequencer's zero-skipping array, zs.max_rows is at least {0}: the "
                   "staging memory holds {0} pixel windows of zs.max_rows / {0} words.",
                   golden::SequencerDesign::kZsSlots));
-  if (!r.describing() && zs_on && zs_flow &&
+  if (zs_on && zs_flow && r.checks({"zs.max_rows"}) &&
       zs::config_of(c).params.max_rows < golden::SequencerDesign::kZsSlots) {
     r.error(where, path,
             fmt::format("zs.max_rows {} leaves no room for a pixel window in each of the {} "
@@ -80,7 +81,8 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   const uint64_t largest_window =
       uint64_t{agu.params.max_kernel} * agu.params.max_kernel *
       ((uint64_t{agu.params.max_channels} + array.lanes - 1) / std::max(1U, array.lanes));
-  if (!r.describing() && zs_on && zs_flow &&
+  if (zs_on && zs_flow &&
+      r.checks({"zs.max_rows", "agu.max_kernel", "agu.max_channels", "pe_array.lanes"}) &&
       zs::config_of(c).params.max_rows > golden::SequencerDesign::kZsSlots * largest_window) {
     r.error(where, path,
             fmt::format("zs.max_rows {} stages more than {} pixel windows of at most {} words "
@@ -92,8 +94,9 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   r.rule(
       "With the sequencer, pe_array is TFLite int8: 8-bit signed weights and activations, "
       "32-bit accumulators.");
-  if (!r.describing() && (array.weight_width != 8 || !array.weight_signed || array.act_width != 8 ||
-                          !array.act_signed || array.acc_width != 32)) {
+  if (r.checks({"pe_array.weight", "pe_array.activation", "pe_array.accumulator"}) &&
+      (array.weight_width != 8 || !array.weight_signed || array.act_width != 8 ||
+       !array.act_signed || array.acc_width != 32)) {
     r.error(
         where, path,
         fmt::format("the sequencer runs TFLite int8 layers: pe_array needs signed 8-bit "
@@ -105,7 +108,8 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   r.rule(
       "With the sequencer, post.lanes divides pe_array.lanes: a beat of results is written "
       "into one buffer word.");
-  if (!r.describing() && post.enabled && array.lanes % post.params.lanes != 0) {
+  if (post.enabled && r.checks({"post.lanes", "pe_array.lanes"}) &&
+      array.lanes % post.params.lanes != 0) {
     r.error(where, path,
             fmt::format("post.lanes {} does not divide pe_array.lanes {}: a beat of results "
                         "would straddle two buffer words",
@@ -115,8 +119,9 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
       fmt::format("With the sequencer, pe_array.lanes is at most {} and tiles x lanes at most "
                   "{} (the width of a weight row).",
                   SequencerParams::kMaxLanes, SequencerParams::kMaxMultipliers));
-  if (!r.describing() && (array.lanes > SequencerParams::kMaxLanes ||
-                          uint64_t{array.tiles} * array.lanes > SequencerParams::kMaxMultipliers)) {
+  if (r.checks({"pe_array.tiles", "pe_array.lanes"}) &&
+      (array.lanes > SequencerParams::kMaxLanes ||
+       uint64_t{array.tiles} * array.lanes > SequencerParams::kMaxMultipliers)) {
     r.error(where, path,
             fmt::format("a {} x {} array is too wide for the sequencer: at most {} lanes and {} "
                         "multipliers",
@@ -128,8 +133,8 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
       "ceil(agu.max_channels / pe_array.lanes).");
   const uint64_t feature_words =
       (uint64_t{agu.params.max_channels} + array.lanes - 1) / array.lanes;
-  if (!r.describing() && agu.params.generates(golden::Dataflow::kFcBatch) &&
-      p.cache_rows < feature_words) {
+  if (r.checks({"sequencer.cache_rows", "agu.max_channels", "agu.dataflows", "pe_array.lanes"}) &&
+      agu.params.generates(golden::Dataflow::kFcBatch) && p.cache_rows < feature_words) {
     r.error(s.location_of("cache_rows"), s.path_of("cache_rows"),
             fmt::format("{} rows cannot hold an fc_batch image of up to {} channels ({} words "
                         "of {} lanes): make it at least {}, or leave fc_batch out of "

@@ -32,7 +32,7 @@ TasksConfig read_section(config::Reader&, config::Section& root, const config::C
             "Planar engines (pooling, elementwise, reduction, gain-bias).");
   s.integer("config_queue_depth", p.config_queue_depth, 1, 16,
             "C: committed tasks waiting for a task buffer entry.");
-  s.integer("buffer_words", p.buffer_words, 16, int64_t{1} << 28,
+  s.integer("buffer_words", p.buffer_words, kMinBufferWords, int64_t{1} << 28,
             "Words of the shared data buffer; task regions must lie inside it.");
   s.integer("memory_words", p.memory_words, 64, int64_t{1} << 30,
             "Words of system memory the task manager can address for descriptors; a task list "

@@ -4,6 +4,7 @@
 // access in list order per kind (section `tasks`).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "blocks/block.hpp"
@@ -13,6 +14,9 @@
 namespace npugen::blocks::tasks {
 
 const Block& block();
+
+/// tasks.buffer_words: the shared data buffer's words, kMinBufferWords to 2^28.
+constexpr int64_t kMinBufferWords = 16;
 
 /// The `tasks` section.
 struct TasksConfig {

@@ -49,12 +49,13 @@ VqConfig read_section(config::Reader& r, config::Section& root, const config::Co
   for (const auto& [key, value] : {std::pair<const char*, unsigned>{"rows", p.rows},
                                    {"row_weights", p.row_weights},
                                    {"min_vector_length", p.min_vector_length}}) {
-    if (!r.describing() && !golden::is_power_of_two(value)) {
-      r.error(s.location_of(key), s.path_of(key), fmt::format("{} is not a power of two", value));
+    if (r.checks({s.path_of(key)}) && !golden::is_power_of_two(value)) {
+      r.refuse(s.location_of(key), s.path_of(key), fmt::format("{} is not a power of two", value));
     }
   }
   r.rule("vq.min_vector_length is at most vq.row_weights (M): a vector fits in one row.");
-  if (!r.describing() && p.min_vector_length > p.row_weights) {
+  if (v.enabled && r.checks({"vq.min_vector_length", "vq.row_weights"}) &&
+      p.min_vector_length > p.row_weights) {
     r.error(s.location_of("min_vector_length"), s.path_of("min_vector_length"),
             fmt::format("vectors of {} weights do not fit rows of {} (vq.row_weights)",
                         p.min_vector_length, p.row_weights));

@@ -12,6 +12,9 @@ namespace npugen::blocks::zs {
 namespace {
 
 constexpr std::string_view kName = "zs";
+constexpr unsigned kMaxLookahead = 4;  ///< a level's lookahead (h or H)
+/// R: at most the widest activation window, both levels' lookahead and the current row.
+constexpr unsigned kMaxActRows = 2 * kMaxLookahead + 1;
 
 ZsConfig read_section(config::Reader& r, config::Section& root, const config::Config& c) {
   ZsConfig z;
@@ -38,7 +41,7 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
     const bool inter = i == 1 || r.describing();
     bool on = true;
     l.boolean("enabled", on, "This level is used; off generates no logic for it.");
-    l.integer("lookahead", depth[i]->lookahead, 0, 4,
+    l.integer("lookahead", depth[i]->lookahead, 0, kMaxLookahead,
               "Rows a weight (level 0: h) or a tile row (level 1: H) may move earlier. Level 0: "
               "lane mux inputs; level 1: tile prefetch mux inputs H+1.");
     l.integer("lookaside", depth[i]->lookaside, 0, inter ? 16 : 4,
@@ -55,27 +58,29 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
                           {"lookaside", d.lookaside}};
   };
   s.canonical("levels", {level_json(p.intra), level_json(p.inter)});
-  s.integer("act_rows_per_cycle", p.act_rows_per_cycle, 1, 16,
-            "R: activation rows the activation buffer delivers per cycle. A step whose window "
-            "needs n new rows stalls ceil(n/R) - 1 cycles.");
+  s.integer("act_rows_per_cycle", p.act_rows_per_cycle, 1, kMaxActRows,
+            "R: activation rows the activation buffer delivers per cycle, at most the "
+            "activation window (the rule below). A step whose window needs n new rows stalls "
+            "ceil(n/R) - 1 cycles.");
   s.integer("max_rows", p.max_rows, 1, 1 << 20,
             "Most original cycles C of one job (rows of the weight tensor); sets the width of "
             "the base-advance field.");
   s.integer("step_buffer_depth", p.step_buffer_depth, 1, 64,
             "Entries of the weight buffer and of the control-bit buffer beside it.");
-  const bool check = z.enabled && !r.describing();
   r.rule(
-      "zs.levels[1].lookaside (D) is less than pe_array.tiles: a row moves at most to the "
-      "first tile.");
-  if (check && p.inter.lookaside >= p.array.tiles) {
+      "zs.levels[1].lookaside (D) of an enabled level 1 is less than pe_array.tiles: a row "
+      "moves at most to the first tile.");
+  if (z.enabled && r.checks({"zs.levels[1]", "pe_array.tiles"}) &&
+      p.inter.lookaside >= p.array.tiles) {
     r.error(levels[1].location_of("lookaside"), levels[1].path_of("lookaside"),
             fmt::format("lookaside {} needs at least {} tiles; the array has {}", p.inter.lookaside,
                         p.inter.lookaside + 1, p.array.tiles));
   }
   r.rule(
-      "zs.levels[0].lookaside (d) is less than pe_array.lanes: a weight moves at most to "
-      "the other edge of its tile.");
-  if (check && p.intra.lookaside >= p.array.lanes) {
+      "zs.levels[0].lookaside (d) of an enabled level 0 is less than pe_array.lanes: a weight "
+      "moves at most to the other edge of its tile.");
+  if (z.enabled && r.checks({"zs.levels[0]", "pe_array.lanes"}) &&
+      p.intra.lookaside >= p.array.lanes) {
     r.error(levels[0].location_of("lookaside"), levels[0].path_of("lookaside"),
             fmt::format("lookaside {} needs at least {} lanes; a tile has {}", p.intra.lookaside,
                         p.intra.lookaside + 1, p.array.lanes));
@@ -84,7 +89,8 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
       "zs.act_rows_per_cycle (R) is at most the activation window, levels[0].lookahead + "
       "levels[1].lookahead + 1 (levels switched off count 0): a step never needs more rows "
       "than the window holds.");
-  if (check && p.act_rows_per_cycle > p.window()) {
+  if (z.enabled && r.checks({"zs.act_rows_per_cycle", "zs.levels"}) &&
+      p.act_rows_per_cycle > p.window()) {
     r.error(s.location_of("act_rows_per_cycle"), s.path_of("act_rows_per_cycle"),
             fmt::format("{} rows per cycle exceed the activation window of {} row(s); use at "
                         "most {}",
