@@ -117,6 +117,21 @@ for t in folder /missing/t.fst fifo; do
     --trace "$t"
 done
 
+# A waveform inside the design folder the command generates is fine: these get as far as
+# the co-simulation's tool check.
+for cmd in "sim $configs/tiny_1x1.yaml -o design --trace design/t.fst" \
+  "run $npu --network $digits/digits.yaml --input $digits/test_images.npy --design design --trace design/t.fst"; do
+  total[$class]=$((${total[$class]:-0} + 1))
+  rc=0
+  # shellcheck disable=SC2086
+  timeout 20 env PATH=/nonexistent "$npugen" $cmd >log 2>&1 </dev/null || rc=$?
+  if [ "$rc" != 2 ] || ! grep -q "co-simulation needs" log; then
+    failed[$class]=$((${failed[$class]:-0} + 1))
+    echo "FAIL [$class] $cmd: refused before the tool check (status $rc)"
+    sed 's/^/    /' log | head -5
+  fi
+done
+
 class=readers
 refuse "regress on a named pipe" "fifo: error: is a named pipe" -- "$npugen" regress fifo -o out
 refuse "regress on a folder" "folder: error: is a directory" -- "$npugen" regress folder -o out

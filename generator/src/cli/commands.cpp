@@ -52,9 +52,9 @@ void check_output_folder(const std::string& option, const fs::path& dir,
   }
 }
 
-void check_output_file(const std::string& option, const fs::path& file) {
+void check_output_file(const std::string& option, const fs::path& file, const fs::path& made) {
   try {
-    util::check_output_file(file);
+    util::check_output_file(file, made);
   } catch (const util::OutputError& e) {
     throw CommandError(kBadInput, fmt::format("{} {}: {}", option, shown(file), e.what()));
   }

@@ -41,7 +41,8 @@ std::filesystem::path output_dir(const elab::Design& design, const std::string& 
 /// an output file (util::check_output_file), or an input file that is not a regular file.
 void check_output_folder(const std::string& option, const std::filesystem::path& dir,
                          const std::string& marker);
-void check_output_file(const std::string& option, const std::filesystem::path& file);
+void check_output_file(const std::string& option, const std::filesystem::path& file,
+                       const std::filesystem::path& made = {});
 void check_input_file(const std::string& option, const std::filesystem::path& file);
 /// Refuses two outputs at one path (the second would replace the first, or refuse it).
 void check_distinct(const std::string& option_a, const std::filesystem::path& a,

@@ -471,7 +471,7 @@ void add_network_commands(CLI::App& app) {
     check_output_folder("--design", dir, emit::kManifest);
     check_output_folder("--out", out, kRunMarker);
     check_distinct("--design", dir, "--out", out);
-    if (!r.trace.empty()) check_output_file("--trace", r.trace);
+    if (!r.trace.empty()) check_output_file("--trace", r.trace, dir);
     const net::NetworkFile f = read_source(r.network, r.onnx);
     const std::string source = source_of(r.network, r.onnx);
     golden::RunFile run;

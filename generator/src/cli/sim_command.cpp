@@ -248,9 +248,9 @@ void add_sim_command(CLI::App& app) {
     // Every output is checked before the model is built.
     const fs::path dir = output_dir(design, o.out);
     check_output_folder("-o", dir, emit::kManifest);
-    if (!o.trace.empty()) check_output_file("--trace", o.trace);
-    if (!o.summary.empty()) check_output_file("--summary", o.summary);
-    if (!o.vectors.empty()) check_output_file("--vectors", o.vectors);
+    if (!o.trace.empty()) check_output_file("--trace", o.trace, dir);
+    if (!o.summary.empty()) check_output_file("--summary", o.summary, dir);
+    if (!o.vectors.empty()) check_output_file("--vectors", o.vectors, dir);
     require_sim_tools();
     generate_design(design, dir, true);
     const bool trace = !o.trace.empty();

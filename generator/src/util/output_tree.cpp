@@ -198,7 +198,7 @@ void check_output_folder(const fs::path& given, const std::string& marker) {
   check_parent(dir.parent_path(), true);
 }
 
-void check_output_file(const fs::path& given) {
+void check_output_file(const fs::path& given, const fs::path& made) {
   if (given.empty()) throw OutputError("an empty path names no file");
   const fs::path file = fs::absolute(given).lexically_normal();
   if (!file.has_filename()) throw OutputError("names a folder, not a file");
@@ -207,7 +207,14 @@ void check_output_file(const fs::path& given) {
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     throw OutputError(fmt::format("is {}, not a regular file", kind_of(st.type())));
   }
-  check_parent(file.parent_path(), false);
+  bool within = false;
+  if (!made.empty()) {
+    const fs::path m = fs::absolute(made).lexically_normal();
+    const fs::path rel =
+        file.parent_path().lexically_relative(m.has_filename() ? m : m.parent_path());
+    within = rel == ".";
+  }
+  check_parent(file.parent_path(), within);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& content) {

@@ -36,8 +36,10 @@ void check_output_folder(const std::filesystem::path& dir, const std::string& ma
 
 /// The same for a file written whole (write_file_atomically, or by a program npugen runs):
 /// an empty path, a folder or anything but a regular file there, a folder that does not
-/// exist or cannot be written. The folder is never created.
-void check_output_file(const std::filesystem::path& file);
+/// exist or cannot be written. The folder is never created; only a file in `made`, a folder
+/// the command makes before it writes the file (the design folder), may be in one that does
+/// not exist yet.
+void check_output_file(const std::filesystem::path& file, const std::filesystem::path& made = {});
 
 /// Writes one file atomically: a temporary file beside it, renamed over it. A failed or
 /// killed run leaves the old file (or none) in place.
