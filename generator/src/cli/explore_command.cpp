@@ -21,6 +21,7 @@
 #include "net/network_file.hpp"
 #include "regress/suite.hpp"
 #include "report/html.hpp"
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
 
@@ -116,9 +117,9 @@ void explore(const ExploreOptions& o) {
   if (!base_loaded.config) refuse(base_loaded.diagnostics, o.config);
   std::string base;
   try {
-    base = util::read_file(o.config);
-  } catch (const util::OutputError& x) {
-    throw CommandError(kBadInput, x.what());
+    base = util::read_input_file(o.config);
+  } catch (const util::InputError& x) {
+    throw CommandError(kBadInput, fmt::format("{}: {}", o.config, x.what()));
   }
   net::NetworkResult nr = net::read_network_file(o.network);
   if (!nr.file) refuse(nr.diagnostics, o.network);
