@@ -59,4 +59,17 @@ expect conv1_w.npy "expected int8 [N][8][8][1] (the network's input), got |i1 [8
   "$npugen" run "$config" --network "$digits/digits.yaml" --input "$work/conv1_w.npy" \
   --out "$work/out" --design "$work/design"
 [ ! -e "$work/design" ] || fail "run generated a design for a bad input"
+# Outputs checked before the co-simulation is built: a waveform at a folder or in a folder
+# that does not exist, an output folder at a file.
+mkdir -p "$work/traces"
+expect "--trace folder" "--trace $work/traces: is a folder, not a regular file" \
+  "$npugen" run "$config" --network "$digits/digits.yaml" --input "$work/test_images.npy" \
+  --out "$work/out" --design "$work/design" --trace "$work/traces"
+expect "--trace /missing/t.fst" "--trace /missing/t.fst: the folder /missing does not exist" \
+  "$npugen" run "$config" --network "$digits/digits.yaml" --input "$work/test_images.npy" \
+  --out "$work/out" --design "$work/design" --trace /missing/t.fst
+expect "--out file" "--out $work/conv1_w.npy: exists and is a file, not a folder" \
+  "$npugen" run "$config" --network "$digits/digits.yaml" --input "$work/test_images.npy" \
+  --out "$work/conv1_w.npy" --design "$work/design"
+[ ! -e "$work/design" ] || fail "run generated a design for a bad output path"
 echo "bad networks and inputs: exit 2 at their line, nothing written"

@@ -30,9 +30,9 @@ assert len(cases) == 4 and all(c.is_passed for c in cases), cases
 broken = [c for s in JUnitXml.fromfile(f"{work}/broken/junit.xml") for c in s]
 failed = [c for c in broken if not c.is_passed]
 assert len(broken) == 2 and len(failed) == 1, broken
-assert "reproduce: npugen sim" in failed[0].result[0].text, failed[0].result[0].text
+assert "reproduce: npugen run" in failed[0].result[0].text, failed[0].result[0].text
 rerun = json.load(open(f"{work}/rerun/results.json"))
-assert [j["block"] for j in rerun["jobs"]] == ["no_such_block"], rerun
+assert [(j["design"], j["kind"]) for j in rerun["jobs"]] == [("npu_tiny", "network")], rerun
 print(f"smoke: 4 jobs pass in {smoke['wall_seconds']:.1f} s at 2 at once; broken: 1 of 2 "
       "fails, in the JUnit XML with its reproduce line; the rerun runs it alone")
 PY
@@ -41,11 +41,11 @@ printf 'tiers:\n  smoke:\n    - {configs: x.yaml, blockz: [pe_array]}\n' > "$wor
 expect_refusal "$work/out" "$work/unknown.log" "unknown.yaml:3: error: unknown key 'blockz'" -- \
   "$npugen" regress "$work/unknown.yaml" -o "$work/out"
 printf 'tiers:\n  smoke:\n    - {configs: "nothing_*.yaml", blocks: [pe_array]}\n' > "$work/glob.yaml"
-expect_refusal "$work/out" "$work/glob.log" "glob.yaml:3: error: 'nothing_*.yaml' matches no file" \
+expect_refusal "$work/out" "$work/glob.log" "glob.yaml:3: error: 'nothing_*.yaml' matches no configuration file" \
   -- "$npugen" regress "$work/glob.yaml" -o "$work/out"
 expect_refusal "$work/out" "$work/tier.log" "no tier 'nightly' (the suite has smoke, broken, hang)" -- \
   "$npugen" regress "$suite" --tier nightly -o "$work/out"
-expect_refusal "$work/out" "$work/shard.log" "--shard 5/4: expected i/n with 1 <= i <= n" -- \
+expect_refusal "$work/out" "$work/shard.log" "--shard '5/4': expected i/n with 1 <= i <= n" -- \
   "$npugen" regress "$suite" --shard 5/4 -o "$work/out"
 echo "bad suites refused at their line, a shard 5/4 refused"
 # One random valid configuration (seed 3): generated, each enabled block linted and

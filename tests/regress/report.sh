@@ -53,7 +53,7 @@ stats = json.load(open(net["details"]))
 # The DOM as Chromium built it.
 svgs = dom.count("<svg")
 assert svgs >= 6, svgs  # speed, utilisation, Gantt, speed-up, 3 sparsity maps
-for text in ["Pass/fail", "no_such_block", "reproduce: npugen sim", "Network runs",
+for text in ["Pass/fail", "expected int8 [N][8][8][1]", "reproduce: npugen sim", "Network runs",
              "Zero skipping: speed-up", "Layers on the engines", "zero weights",
              "Co-simulated cycles per second"]:
     assert text in dom, text

@@ -74,7 +74,7 @@ set +e
 status=$?
 set -e
 [ "$status" -eq 2 ] || fail "a foreign Slurm folder: exit $status, not 2"
-grep -q "is not an npugen Slurm folder" "$work/theirs.log" || fail "$(cat "$work/theirs.log")"
+grep -q "is not an npugen output folder (no .npugen-slurm)" "$work/theirs.log" || fail "$(cat "$work/theirs.log")"
 [ "$(ls -A "$work/theirs")" = file ] || fail "the foreign folder was written to"
 
 "$npugen" regress "$suite" --tier smoke --slurm "$work/run" --shards 4 --jobs 1 --timeout 600 ||

@@ -113,7 +113,10 @@ TEST_CASE("bad suites are refused at their line", "[regress]") {
   CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: a.yaml, blocks: [x], seed: [1]}\n"),
              Catch::Contains("s.yaml:3: error: unknown key 'seed'"));
   CHECK_THAT(message("tiers:\n  smoke:\n\n    - {configs: b*.yaml, blocks: [x]}\n"),
-             Catch::Contains("s.yaml:4: error: 'b*.yaml' matches no file"));
+             Catch::Contains("s.yaml:4: error: 'b*.yaml' matches no configuration file"));
+  write(d / "notes.txt", "x");  // a configuration is a .yaml or .yml file
+  CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: notes.txt, blocks: [x]}\n"),
+             Catch::Contains("s.yaml:3: error: 'notes.txt' matches no configuration file"));
   CHECK_THAT(message("tiers:\n  smoke:\n    - configs: a.yaml\n      networks:\n"
                      "        - {network: none.yaml, input: a.yaml}\n"),
              Catch::Contains("s.yaml:5: error: no file"));
@@ -137,7 +140,8 @@ TEST_CASE("bad suites are refused at their line", "[regress]") {
              Catch::Contains("s.yaml:3: error:"));
   CHECK_THAT(message("tiers:\n  smoke:\n    - {configs: [{pe_array: {}}], blocks: [x]}\n"),
              Catch::Contains("s.yaml:3: error: an inline configuration needs design.name"));
-  for (const char* bad : {"5/4", "0/2", "1/0", "1/2/3", "a/b", "2"}) {
+  for (const char* bad : {"5/4", "0/2", "1/0", "1/2/3", "a/b", "2", "", " 1 / 2 ", "1/2 ", "+1/2",
+                          "-1/2", "1/", "/2", "01/2x", "9999999999/9999999999"}) {
     CHECK_THROWS_AS(regress::parse_shard(bad), regress::SuiteError);
   }
   CHECK(regress::parse_shard("3/4") == std::pair<unsigned, unsigned>{3, 4});
@@ -162,6 +166,7 @@ TEST_CASE("results survive results.json, merged shards are sorted, JUnit XML is 
   }
   util::write_file_atomically(d / "a.json", regress::results_json(run).dump());
   run.results.erase(run.results.begin());
+  run.results[0].job.seed = 3;  // another shard's job
   run.wall_seconds = 9;
   util::write_file_atomically(d / "b.json", regress::results_json(run).dump());
   const regress::Run back = regress::read_results_json((d / "a.json").string());
@@ -172,7 +177,11 @@ TEST_CASE("results survive results.json, merged shards are sorted, JUnit XML is 
       regress::merge_runs({(d / "a.json").string(), (d / "b.json").string()});
   REQUIRE(merged.results.size() == 3);
   CHECK(merged.results[0].job.seed == 1);
-  CHECK(merged.results[2].job.seed == 2);
+  CHECK(merged.results[1].job.seed == 2);
+  CHECK(merged.results[2].job.seed == 3);
+  // One run given twice would count its jobs twice: refused, naming the job.
+  CHECK_THROWS_WITH(regress::merge_runs({(d / "a.json").string(), (d / "a.json").string()}),
+                    Catch::Contains("job c.pe_array.seed2 is also in"));
   CHECK(merged.wall_seconds == 9);
   CHECK(merged.failures() == 1);
   const std::string xml = regress::junit_xml(back);

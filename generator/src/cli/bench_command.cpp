@@ -28,8 +28,11 @@ void add_bench_command(CLI::App& app) {
   static uint64_t cycles = 200000;
   static bool no_sim = false;
   cmd->add_option("CONFIG", config_file, "YAML configuration file")->required();
-  cmd->add_option("-o,--out", out, "Design folder (default: generated/<design.name>)");
-  cmd->add_option("--cycles", cycles, "Cycles of each co-simulation run")->capture_default_str();
+  cmd->add_option("-o,--out", out, "Design folder (default: generated/<design.name>)")
+      ->check(non_empty());
+  cmd->add_option("--cycles", cycles, "Cycles of each co-simulation run")
+      ->check(positive_integer())
+      ->capture_default_str();
   cmd->add_flag("--generate-only", no_sim, "Measure generation only (no Verilator needed)");
   // What the blocks measure besides their co-simulations (their offline algorithms,
   // golden models), in list order: a value given runs that measurement instead.
@@ -46,7 +49,7 @@ void add_bench_command(CLI::App& app) {
   for (Offline& o : offline) {  // the vector is complete: its elements stay where they are
     const std::string option = "--" + o.bench.option;
     if (o.bench.takes == blocks::OfflineBench::Takes::kCount) {
-      cmd->add_option(option, o.args.count, o.bench.help);
+      cmd->add_option(option, o.args.count, o.bench.help)->check(positive_integer());
     } else {
       cmd->add_option(option, o.args.file, o.bench.help);
     }
@@ -54,6 +57,7 @@ void add_bench_command(CLI::App& app) {
   }
   if (!repeated.empty()) {
     cmd->add_option("--repeat", repeat, "Runs of " + repeated + "; the best is reported")
+        ->check(positive_integer())
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
   }
@@ -81,6 +85,8 @@ void add_bench_command(CLI::App& app) {
 
     // Into a fresh folder, so that the whole write is measured.
     const fs::path dir = output_dir(design, out);
+    check_output_folder("-o", dir, emit::kManifest);
+    check_output_folder("-o", dir.string() + ".bench-generate", emit::kManifest);
     std::error_code ec;
     const fs::path fresh = dir.string() + ".bench-generate";
     fs::remove_all(fresh, ec);

@@ -3,11 +3,16 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "blocks/block.hpp"
 #include "config/config.hpp"
 #include "emit/design_emitter.hpp"
+#include "util/input_file.hpp"
+#include "util/output_tree.hpp"
+#include "util/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -28,6 +33,120 @@ elab::Design load_design(const fs::path& config_file) {
                                    config::error_count(result.diagnostics), config_file.string()));
   }
   return elab::elaborate(*result.config);
+}
+
+namespace {
+
+std::string shown(const fs::path& p) {
+  return p.empty() ? std::string("''") : util::shorten(p.string(), 200);
+}
+
+}  // namespace
+
+void check_output_folder(const std::string& option, const fs::path& dir,
+                         const std::string& marker) {
+  try {
+    util::check_output_folder(dir, marker);
+  } catch (const util::OutputError& e) {
+    throw CommandError(kBadInput, fmt::format("{} {}: {}", option, shown(dir), e.what()));
+  }
+}
+
+void check_output_file(const std::string& option, const fs::path& file, const fs::path& made) {
+  try {
+    util::check_output_file(file, made);
+  } catch (const util::OutputError& e) {
+    throw CommandError(kBadInput, fmt::format("{} {}: {}", option, shown(file), e.what()));
+  }
+}
+
+void check_input_file(const std::string& option, const fs::path& file) {
+  try {
+    util::require_regular_file(file);
+  } catch (const util::InputError& e) {
+    throw CommandError(kBadInput, fmt::format("{} {}: {}", option, shown(file), e.what()));
+  }
+}
+
+void check_distinct(const std::string& option_a, const fs::path& a, const std::string& option_b,
+                    const fs::path& b) {
+  auto norm = [](const fs::path& p) {
+    std::error_code ec;
+    fs::path n = fs::weakly_canonical(fs::absolute(p), ec);
+    if (ec) n = fs::absolute(p).lexically_normal();
+    return n.has_filename() ? n : n.parent_path();
+  };
+  if (!a.empty() && !b.empty() && norm(a) == norm(b)) {
+    if (option_a == option_b) {
+      throw CommandError(kBadInput, fmt::format("{} {}: given twice", option_a, shown(a)));
+    }
+    throw CommandError(kBadInput, fmt::format("{} and {} name one path ({}): give each its own",
+                                              option_a, option_b, shown(a)));
+  }
+}
+
+namespace {
+
+bool all_digits(const std::string& s, size_t from) {
+  if (s.size() <= from) return false;
+  for (size_t i = from; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  return s.size() == from + 1 || s[from] != '0';
+}
+
+}  // namespace
+
+const CLI::Validator& unsigned_integer() {
+  static const CLI::Validator v(
+      [](std::string& s) {
+        return all_digits(s, 0) ? std::string()
+                                : fmt::format("{}: expected a decimal integer of 0 or more", s);
+      },
+      "UINT");
+  return v;
+}
+
+const CLI::Validator& positive_integer() {
+  static const CLI::Validator v(
+      [](std::string& s) {
+        return all_digits(s, 0) && s != "0"
+                   ? std::string()
+                   : fmt::format("{}: expected a decimal integer of 1 or more", s);
+      },
+      "POSITIVE");
+  return v;
+}
+
+const CLI::Validator& decimal_integer() {
+  static const CLI::Validator v(
+      [](std::string& s) {
+        return all_digits(s, s.rfind('-', 0) == 0 ? 1 : 0)
+                   ? std::string()
+                   : fmt::format("{}: expected a decimal integer", s);
+      },
+      "INT");
+  return v;
+}
+
+const CLI::Validator& positive_number() {
+  static const CLI::Validator v(
+      [](std::string& s) {
+        char* end = nullptr;
+        const double x = s.empty() ? 0 : std::strtod(s.c_str(), &end);
+        const bool ok = !s.empty() && end == s.c_str() + s.size() && std::isfinite(x) && x > 0 &&
+                        s.find_first_of(" \t\n") == std::string::npos;
+        return ok ? std::string() : fmt::format("{}: expected a finite number above 0", s);
+      },
+      "NUMBER");
+  return v;
+}
+
+const CLI::Validator& non_empty() {
+  static const CLI::Validator v(
+      [](std::string& s) { return s.empty() ? std::string("an empty value names nothing") : ""; },
+      "");
+  return v;
 }
 
 fs::path output_dir(const elab::Design& design, const std::string& given) {
@@ -87,10 +206,12 @@ void add_generate_command(CLI::App& app) {
   static std::string config_file;
   static std::string out;
   cmd->add_option("CONFIG", config_file, "YAML configuration file")->required();
-  cmd->add_option("-o,--out", out, "Output folder (default: generated/<design.name>)");
+  cmd->add_option("-o,--out", out, "Output folder (default: generated/<design.name>)")
+      ->check(non_empty());
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(config_file);
+    check_output_folder("-o", output_dir(design, out), emit::kManifest);
     generate_design(design, output_dir(design, out), false);
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -36,6 +36,31 @@ elab::Design load_design(const std::filesystem::path& config_file);
 /// Output folder: the one given, or generated/<design name>.
 std::filesystem::path output_dir(const elab::Design& design, const std::string& given);
 
+/// Refuse (status 2, "OPTION PATH: problem") before any work an output folder the command
+/// could not write at its end (util::check_output_folder; `marker` names its earlier outputs),
+/// an output file (util::check_output_file), or an input file that is not a regular file.
+void check_output_folder(const std::string& option, const std::filesystem::path& dir,
+                         const std::string& marker);
+void check_output_file(const std::string& option, const std::filesystem::path& file,
+                       const std::filesystem::path& made = {});
+void check_input_file(const std::string& option, const std::filesystem::path& file);
+/// Refuses two outputs at one path (the second would replace the first, or refuse it).
+void check_distinct(const std::string& option_a, const std::filesystem::path& a,
+                    const std::string& option_b, const std::filesystem::path& b);
+
+/// The checks of numeric options, on the text given: CLI11 reads "-1" into an unsigned option
+/// as its largest value and "010" as octal, and takes "nan" for a number.
+/// A decimal integer >= 0 (no sign, no leading zero).
+const CLI::Validator& unsigned_integer();
+/// A decimal integer >= 1.
+const CLI::Validator& positive_integer();
+/// A decimal integer, perhaps negative.
+const CLI::Validator& decimal_integer();
+/// A finite number > 0.
+const CLI::Validator& positive_number();
+/// Any text but the empty one (a path, a shard): "" names nothing, and is not the default.
+const CLI::Validator& non_empty();
+
 /// Writes the design folder, reporting what happened.
 void generate_design(const elab::Design& design, const std::filesystem::path& dir, bool quiet);
 

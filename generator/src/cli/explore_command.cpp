@@ -21,6 +21,7 @@
 #include "net/network_file.hpp"
 #include "regress/suite.hpp"
 #include "report/html.hpp"
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
 
@@ -35,8 +36,8 @@ constexpr const char* kExploreMarker = ".npugen-explore";
 struct ExploreOptions {
   std::string config, network, out, cache, shard, html;
   std::vector<std::string> sweeps;
-  uint64_t max_cells = 0;
-  double min_fps = 0;
+  std::optional<uint64_t> max_cells;
+  std::optional<double> min_fps;
   unsigned jobs = 0;
   bool no_synth = false;
 };
@@ -84,9 +85,9 @@ void explore(const ExploreOptions& o) {
     throw CommandError(kBadInput, x.what());
   }
   for (const auto& s : sweeps) e.keys.push_back(s.key);
-  if (o.max_cells != 0 && o.min_fps > 0)
+  if (o.max_cells && o.min_fps)
     throw CommandError(kBadInput, "--max-cells and --min-fps: give one constraint");
-  if ((o.max_cells != 0 || o.min_fps > 0) && (o.no_synth || !o.shard.empty()))
+  if ((o.max_cells || o.min_fps) && (o.no_synth || !o.shard.empty()))
     throw CommandError(kBadInput,
                        "--max-cells and --min-fps need every point's cells: not with "
                        "--no-synth or --shard");
@@ -96,13 +97,29 @@ void explore(const ExploreOptions& o) {
   } catch (const regress::SuiteError& x) {
     throw CommandError(kBadInput, x.what());
   }
+  // Every output is checked before any work: none fails after another is written.
+  const fs::path out = o.out.empty()
+                           ? fs::path("generated") / "explore" / fs::path(o.network).stem()
+                           : fs::path(o.out);
+  check_output_folder("-o", out, kExploreMarker);
+  if (!o.html.empty()) {
+    check_output_folder("--html", o.html, report::kReportMarker);
+    check_distinct("-o", out, "--html", o.html);
+  }
+  const fs::path cache =
+      o.cache.empty() ? fs::path("generated") / "synth-cache" : fs::path(o.cache);
+  if (!o.no_synth) {
+    check_output_folder("--cache", cache, "");
+    check_distinct("-o", out, "--cache", cache);
+    if (!o.html.empty()) check_distinct("--html", o.html, "--cache", cache);
+  }
   const auto base_loaded = blocks::load_config(o.config);
   if (!base_loaded.config) refuse(base_loaded.diagnostics, o.config);
   std::string base;
   try {
-    base = util::read_file(o.config);
-  } catch (const util::OutputError& x) {
-    throw CommandError(kBadInput, x.what());
+    base = util::read_input_file(o.config);
+  } catch (const util::InputError& x) {
+    throw CommandError(kBadInput, fmt::format("{}: {}", o.config, x.what()));
   }
   net::NetworkResult nr = net::read_network_file(o.network);
   if (!nr.file) refuse(nr.diagnostics, o.network);
@@ -137,8 +154,6 @@ void explore(const ExploreOptions& o) {
   }
   // Synthesis in the pool: each point's NPU top, unless cached.
   if (!o.no_synth) {
-    const fs::path cache =
-        o.cache.empty() ? fs::path("generated") / "synth-cache" : fs::path(o.cache);
     fs::create_directories(cache);
     std::atomic<size_t> next{0};
     auto worker = [&] {
@@ -174,18 +189,15 @@ void explore(const ExploreOptions& o) {
   }
   mark_front(e.points);
   std::optional<size_t> chosen;
-  if (o.max_cells != 0) {
-    e.constraint = fmt::format("max_cells {}", o.max_cells);
-    chosen = fastest_within(e.points, o.max_cells);
-  } else if (o.min_fps > 0) {
-    e.constraint = fmt::format("min_fps {}", o.min_fps);
-    chosen = smallest_reaching(e.points, o.min_fps);
+  if (o.max_cells) {
+    e.constraint = fmt::format("max_cells {}", *o.max_cells);
+    chosen = fastest_within(e.points, *o.max_cells);
+  } else if (o.min_fps) {
+    e.constraint = fmt::format("min_fps {}", *o.min_fps);
+    chosen = smallest_reaching(e.points, *o.min_fps);
   }
   if (chosen) e.points[*chosen].chosen = true;
   e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const fs::path out = o.out.empty()
-                           ? fs::path("generated") / "explore" / fs::path(o.network).stem()
-                           : fs::path(o.out);
   util::FileMap files;
   files[kExploreMarker] = "npugen explore output\n";
   files["explore.json"] = exploration_json(e).dump(1) + "\n";
@@ -231,22 +243,30 @@ void add_explore_command(CLI::App& app) {
       "Exit status 1 when no point meets the constraint.");
   cmd->add_option("CONFIG", o.config, "Base configuration (npu.enabled)")->required();
   cmd->add_option("--network", o.network, "Network file with weights (docs/network.md)")
+      ->check(non_empty())
       ->required();
   cmd->add_option("--sweep", o.sweeps,
                   "KEY=V1,V2,...: a dotted configuration key and its values (repeatable; "
                   "every combination is a point)");
-  cmd->add_option("--max-cells", o.max_cells, "Pick the fastest point within this many cells");
+  cmd->add_option("--max-cells", o.max_cells, "Pick the fastest point within this many cells")
+      ->check(positive_integer());
   cmd->add_option("--min-fps", o.min_fps,
-                  "Pick the smallest point reaching this many images per second");
-  cmd->add_option("--jobs,-j", o.jobs, "Syntheses at once (default: the cores)");
+                  "Pick the smallest point reaching this many images per second")
+      ->check(positive_number());
+  cmd->add_option("--jobs,-j", o.jobs, "Syntheses at once (default: the cores)")
+      ->check(unsigned_integer());
   cmd->add_option("-o,--out", o.out,
                   "Output folder: explore.json, explore.csv, pareto.svg (default: "
-                  "generated/explore/<network>)");
+                  "generated/explore/<network>)")
+      ->check(non_empty());
   cmd->add_option("--cache", o.cache,
                   "Synthesis cache folder, shared by runs and shards (default: "
-                  "generated/synth-cache)");
-  cmd->add_option("--shard", o.shard, "i/n: only every n-th point from the i-th (fills the cache)");
-  cmd->add_option("--html", o.html, "Also write the HTML report, DIR/index.html");
+                  "generated/synth-cache)")
+      ->check(non_empty());
+  cmd->add_option("--shard", o.shard, "i/n: only every n-th point from the i-th (fills the cache)")
+      ->check(non_empty());
+  cmd->add_option("--html", o.html, "Also write the HTML report, DIR/index.html")
+      ->check(non_empty());
   cmd->add_flag("--no-synth", o.no_synth, "Golden-model cycles only (no Yosys)");
   cmd->callback([] { explore(o); });
 }

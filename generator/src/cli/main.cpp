@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "util/output_tree.hpp"
 #include "version.hpp"
 
 int main(int argc, char** argv) {
@@ -39,6 +40,9 @@ int main(int argc, char** argv) {
   } catch (const npugen::cli::CommandError& e) {
     if (e.what()[0] != '\0') std::fprintf(stderr, "npugen: error: %s\n", e.what());
     return e.status;
+  } catch (const npugen::util::OutputError& e) {  // a folder or file that cannot be written
+    std::fprintf(stderr, "npugen: error: %s\n", e.what());
+    return npugen::cli::kBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "npugen: internal error: %s\n", e.what());
     return npugen::cli::kToolFailed;

@@ -13,6 +13,7 @@
 #include "blocks/npu/npu.hpp"
 #include "cli/commands.hpp"
 #include "cli/sim_setup.hpp"
+#include "emit/design_emitter.hpp"
 #include "explore/network_cost.hpp"
 #include "net/network_file.hpp"
 #include "net/onnx_reader.hpp"
@@ -346,16 +347,21 @@ void add_network_commands(CLI::App& app) {
       "images, the register writes of every layer, and a report with the expected cycles of "
       "every layer (the golden model's, on zero input).");
   compile_cmd->add_option("CONFIG", c.config, "YAML configuration (npu.enabled)")->required();
-  compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)");
-  compile_cmd->add_option("--onnx", c.onnx,
-                          "Quantized ONNX model, in place of --network "
-                          "(docs/onnx.md)");
-  compile_cmd->add_option("--out", c.out, "Output folder")->required();
+  compile_cmd->add_option("--network", c.network, "Network file (docs/network.md)")
+      ->check(non_empty());
+  compile_cmd
+      ->add_option("--onnx", c.onnx,
+                   "Quantized ONNX model, in place of --network "
+                   "(docs/onnx.md)")
+      ->check(non_empty());
+  compile_cmd->add_option("--out", c.out, "Output folder")->check(non_empty())->required();
   compile_cmd->add_option("--batch", c.batch, "Images")
+      ->check(positive_integer())
       ->check(CLI::Range(1, 4096))
       ->capture_default_str();
   add_sequencing_option(*compile_cmd, c);
   compile_cmd->callback([] {
+    check_output_folder("--out", c.out, kCompileMarker);
     const elab::Design design = load_design(c.config);
     const golden::NpuDesign& d = npu_of(design, c.config).design;
     const net::NetworkFile f = read_source(c.network, c.onnx);
@@ -392,15 +398,17 @@ void add_network_commands(CLI::App& app) {
       "Run a network file or a quantized ONNX model through the plain reference network "
       "interpreter alone (no design, no RTL): DIR/output.npy and DIR/layers/<name>.npy, int8 "
       "NHWC (fc [N][K]).");
-  ref_cmd->add_option("--network", f.network, "Network file (docs/network.md)");
-  ref_cmd->add_option("--onnx", f.onnx, "Quantized ONNX model (docs/onnx.md)");
+  ref_cmd->add_option("--network", f.network, "Network file (docs/network.md)")->check(non_empty());
+  ref_cmd->add_option("--onnx", f.onnx, "Quantized ONNX model (docs/onnx.md)")->check(non_empty());
   ref_cmd
       ->add_option("--input", f.input,
                    "Input images: int8 [N][H][W][C] .npy (with --onnx "
                    "also the model's float input)")
+      ->check(non_empty())
       ->required();
-  ref_cmd->add_option("--out", f.out, "Output folder")->required();
+  ref_cmd->add_option("--out", f.out, "Output folder")->check(non_empty())->required();
   ref_cmd->callback([] {
+    check_output_folder("--out", f.out, kReferenceMarker);
     const net::NetworkFile nf = read_source(f.network, f.onnx);
     const golden::reference::Tensor x = read_input(f.input, nf.network);
     const auto tensors = golden::reference::run_network(nf.network, x);
@@ -425,28 +433,45 @@ void add_network_commands(CLI::App& app) {
       "interpreter every layer, and write every layer's tensor and stats.json. Exit status 1 "
       "on the first mismatch, with the command that reproduces it with a waveform.");
   run_cmd->add_option("CONFIG", r.config, "YAML configuration (npu.enabled)")->required();
-  run_cmd->add_option("--network", r.network, "Network file (docs/network.md)");
-  run_cmd->add_option("--onnx", r.onnx,
-                      "Quantized ONNX model, in place of --network "
-                      "(docs/onnx.md); --input may then be its float input");
-  run_cmd->add_option("--input", r.input, "Input images: int8 [N][H][W][C] .npy")->required();
-  run_cmd->add_option("--out", r.out, "Output folder (default: generated/<design>/run)");
-  run_cmd->add_option("--design", r.design_dir, "Design folder (default: generated/<design>)");
-  run_cmd->add_option("--labels", r.labels,
-                      "Class labels .npy [N]: report the top-1 accuracy of the last layer");
+  run_cmd->add_option("--network", r.network, "Network file (docs/network.md)")->check(non_empty());
+  run_cmd
+      ->add_option("--onnx", r.onnx,
+                   "Quantized ONNX model, in place of --network "
+                   "(docs/onnx.md); --input may then be its float input")
+      ->check(non_empty());
+  run_cmd->add_option("--input", r.input, "Input images: int8 [N][H][W][C] .npy")
+      ->check(non_empty())
+      ->required();
+  run_cmd->add_option("--out", r.out, "Output folder (default: generated/<design>/run)")
+      ->check(non_empty());
+  run_cmd->add_option("--design", r.design_dir, "Design folder (default: generated/<design>)")
+      ->check(non_empty());
+  run_cmd
+      ->add_option("--labels", r.labels,
+                   "Class labels .npy [N]: report the top-1 accuracy of the last layer")
+      ->check(non_empty());
   run_cmd->add_option("--seed", r.seed, "Seed (kept for the reproduce line)")
+      ->check(unsigned_integer())
       ->capture_default_str();
   run_cmd
       ->add_option("--batch", r.only_batch,
                    "Run only the K-th batch of images (1-based), as a reproduce line does")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_integer());
   add_sequencing_option(*run_cmd, r);
-  run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file");
-  run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform");
+  run_cmd->add_option("--trace", r.trace, "Write an FST waveform to this file")->check(non_empty());
+  run_cmd->add_option("--trace-from", r.trace_from, "First cycle in the waveform")
+      ->check(unsigned_integer());
   run_cmd->callback([] {
     const elab::Design design = load_design(r.config);
     const auto& npu = npu_of(design, r.config);
     const golden::NpuDesign& d = npu.design;
+    // Every output is checked before the co-simulation is built and run.
+    const fs::path dir = output_dir(design, r.design_dir);
+    const fs::path out = r.out.empty() ? dir / "run" : fs::path(r.out);
+    check_output_folder("--design", dir, emit::kManifest);
+    check_output_folder("--out", out, kRunMarker);
+    check_distinct("--design", dir, "--out", out);
+    if (!r.trace.empty()) check_output_file("--trace", r.trace, dir);
     const net::NetworkFile f = read_source(r.network, r.onnx);
     const std::string source = source_of(r.network, r.onnx);
     golden::RunFile run;
@@ -473,11 +498,9 @@ void add_network_commands(CLI::App& app) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     require_sim_tools();
-    const fs::path dir = output_dir(design, r.design_dir);
     generate_design(design, dir, true);
     const bool trace = !r.trace.empty();
     const SimBuild build = build_sim(design, dir, trace, false, npu);
-    const fs::path out = r.out.empty() ? dir / "run" : fs::path(r.out);
     const fs::path work = dir / "sim" / "run-work";
     fs::create_directories(work);
     const fs::path results = work / "results.txt";

@@ -26,9 +26,12 @@ void add_preprocess_command(CLI::App& app) {
   static std::string weights;
   static std::string out;
   cmd->add_option("CONFIG", config_file, "YAML configuration file (zs enabled)")->required();
-  cmd->add_option("--weights", weights, "Integer .npy of shape [T][C][L]")->required();
-  cmd->add_option("--out", out, "Output folder")->required();
+  cmd->add_option("--weights", weights, "Integer .npy of shape [T][C][L]")
+      ->check(non_empty())
+      ->required();
+  cmd->add_option("--out", out, "Output folder")->check(non_empty())->required();
   cmd->callback([] {
+    check_output_folder("--out", out, "stats.json");
     const elab::Design design = load_design(config_file);
     ZsJob job;
     try {

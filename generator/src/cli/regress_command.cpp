@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -17,6 +19,7 @@
 #include "regress/pool.hpp"
 #include "regress/slurm.hpp"
 #include "report/html.hpp"
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
 
@@ -35,6 +38,16 @@ struct RegressOptions {
   uint64_t seed = 1;
   std::vector<std::string> merge;
 };
+
+// The report folders, refused before any work: -o DIR (an earlier report or new) and the
+// HTML page's folder.
+void check_reports(const fs::path& dir, const std::string& html) {
+  check_output_folder("-o", dir, kRegressMarker);
+  if (!html.empty()) {
+    check_output_folder("--html", html, report::kReportMarker);
+    check_distinct("-o", dir, "--html", html);
+  }
+}
 
 // results.json, junit.xml and summary.txt in `dir` (atomically), the HTML page in `html`
 // if given; the summary printed.
@@ -79,6 +92,71 @@ std::vector<Job> random_jobs(unsigned n, uint64_t seed, const fs::path& where) {
   return jobs;
 }
 
+// What a suite's jobs name that no job could run, found before any job runs: a block npugen
+// does not have, one the design does not generate (a network run needs the NPU top), a
+// configuration that is not valid. Each printed as suite:line: error: ...; bad input if any.
+void check_jobs(const std::string& suite, const std::vector<Job>& jobs) {
+  std::string all_blocks;
+  for (const auto* b : blocks::all()) {
+    all_blocks += fmt::format("{}{}", all_blocks.empty() ? "" : ", ", b->name());
+  }
+  // Each configuration once: its blocks, or its first problem.
+  struct Loaded {
+    std::vector<std::string> blocks;
+    std::string problem;
+  };
+  std::map<std::string, Loaded> loaded;
+  std::set<std::string> said;
+  size_t errors = 0;
+  auto error = [&](int line, const std::string& what) {
+    const std::string m = fmt::format("{}:{}: error: {}", suite, line, what);
+    if (said.insert(m).second) {
+      std::fprintf(stderr, "%s\n", m.c_str());
+      ++errors;
+    }
+  };
+  for (const Job& j : jobs) {
+    const std::string key = j.config.empty() ? j.inline_config : j.config;
+    auto it = loaded.find(key);
+    if (it == loaded.end()) {
+      const std::string name =
+          j.config.empty() ? fmt::format("the inline configuration of {}", j.design) : j.config;
+      const config::LoadResult r = j.config.empty()
+                                       ? blocks::load_config_text(j.inline_config, name)
+                                       : blocks::load_config(j.config);
+      Loaded l;
+      if (r.config) {
+        for (const auto* b : blocks::generated(*r.config)) l.blocks.emplace_back(b->name());
+      } else {
+        l.problem = fmt::format("{} is not a valid configuration ({}{})", name,
+                                r.diagnostics.empty() ? "refused" : r.diagnostics.front().format(),
+                                r.diagnostics.size() > 1 ? ", ..." : "");
+      }
+      it = loaded.emplace(key, std::move(l)).first;
+    }
+    const Loaded& l = it->second;
+    if (!l.problem.empty()) {
+      error(j.config_line, l.problem);
+      continue;
+    }
+    if (j.kind != JobKind::kNetwork && blocks::find(j.block) == nullptr) {
+      error(j.block_line, fmt::format("no block '{}' (blocks: {})", j.block, all_blocks));
+      continue;
+    }
+    if (std::find(l.blocks.begin(), l.blocks.end(), j.block) == l.blocks.end()) {
+      std::string have;
+      for (const auto& b : l.blocks) have += fmt::format("{}{}", have.empty() ? "" : ", ", b);
+      error(j.block_line,
+            fmt::format("design {} does not generate {}{} (its blocks: {})", j.design, j.block,
+                        j.kind == JobKind::kNetwork ? ", the NPU top a network runs on" : "",
+                        have.empty() ? "none" : have));
+    }
+  }
+  if (errors != 0) {
+    throw CommandError(kBadInput, fmt::format("{} error(s) in {}; no job was run", errors, suite));
+  }
+}
+
 // Jobs whose earlier result (results.json) is not a pass.
 // (Job names are unique within a tier, and do not depend on where the run started.)
 std::vector<Job> failed_only(const std::vector<Job>& jobs, const std::string& file,
@@ -111,8 +189,10 @@ std::vector<Job> failed_only(const std::vector<Job>& jobs, const std::string& fi
 void slurm(const RegressOptions& o) {
   if (o.suite.empty()) throw CommandError(kBadInput, "--slurm needs a suite file");
   if (o.shards == 0) throw CommandError(kBadInput, "--shards: at least 1");
+  check_output_folder("--slurm", o.slurm, kSlurmMarker);
   try {
-    (void)read_suite(o.suite, o.tier);  // a bad suite is refused now, not on the cluster
+    // a bad suite is refused now, not on the cluster
+    check_jobs(o.suite, read_suite(o.suite, o.tier));
   } catch (const SuiteError&) {
     throw CommandError(kBadInput, "");
   }
@@ -125,14 +205,6 @@ void slurm(const RegressOptions& o) {
   p.cpus = o.jobs != 0 ? o.jobs : 2;
   p.timeout_seconds = o.timeout;
   p.partition = o.partition;
-  std::error_code ec;
-  if (fs::exists(p.dir, ec) && !fs::is_empty(p.dir, ec) &&
-      !fs::exists(fs::path(p.dir) / kSlurmMarker, ec)) {
-    throw CommandError(kBadInput,
-                       fmt::format("{}: exists and is not an npugen Slurm folder (no {}); give a "
-                                   "new folder",
-                                   p.dir, kSlurmMarker));
-  }
   util::write_tree_atomically(p.dir, slurm_files(p), kSlurmMarker, slurm_kept_folders(p));
   std::printf(
       "%s: %u shards of %s tier %s, %u CPUs each; submit with: sh %s/submit.sh (the merged "
@@ -145,8 +217,13 @@ void run(RegressOptions& o) {
   if (!o.slurm.empty()) return slurm(o);
   if (!o.merge.empty()) {
     if (o.out.empty()) throw CommandError(kBadInput, "--merge needs -o DIR");
+    check_reports(o.out, o.html);
     std::vector<std::string> files;
-    for (const auto& d : o.merge) files.push_back((fs::path(d) / "results.json").string());
+    for (size_t i = 0; i < o.merge.size(); ++i) {
+      for (size_t k = 0; k < i; ++k) check_distinct("--merge", o.merge[k], "--merge", o.merge[i]);
+      check_distinct("--merge", o.merge[i], "-o", o.out);
+      files.push_back((fs::path(o.merge[i]) / "results.json").string());
+    }
     Run merged;
     try {
       merged = merge_runs(files);
@@ -170,6 +247,7 @@ void run(RegressOptions& o) {
   } catch (const SuiteError& e) {
     throw CommandError(kBadInput, e.what());
   }
+  if (!o.rerun.empty()) check_input_file("--rerun-failed", o.rerun);
   try {
     if (o.random_n != 0) {
       run.suite = fmt::format("random_{}", o.seed);
@@ -182,17 +260,15 @@ void run(RegressOptions& o) {
   } catch (const SuiteError& e) {
     throw CommandError(kBadInput, "");  // read_suite printed file:line: error: ...
   }
+  if (o.random_n == 0) check_jobs(o.suite, jobs);
   fs::path dir = (o.out.empty() ? fs::path("generated") / "regress" / run.suite : fs::path(o.out))
                      .lexically_normal();
   if (!dir.has_filename()) dir = dir.parent_path();  // out/ is out
   const fs::path work = dir.parent_path() / (dir.filename().string() + ".work");
   // The reports replace only an earlier report: refused now, not after hours of jobs.
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !fs::exists(dir / kRegressMarker, ec)) {
-    throw CommandError(kBadInput, fmt::format("{}: exists and is not npugen regress's output (no "
-                                              "{}); give a new folder",
-                                              dir.string(), kRegressMarker));
-  }
+  check_reports(dir, o.html);
+  check_output_folder("-o", work, "");  // the work folder beside it: DIR.work
+  check_distinct("--html", o.html, "-o", work);
   // The draws are written into the work folder: a failing one is there with its seed.
   if (o.random_n != 0) jobs = random_jobs(o.random_n, o.seed, work / "random");
   materialize_inline(jobs, work / "configs");
@@ -236,24 +312,37 @@ void add_regress_command(CLI::App& app) {
       "when a job failed.");
   cmd->add_option("SUITE", o.suite, "Suite file (YAML: tiers of entries)");
   cmd->add_option("--tier", o.tier, "Tier to run")->capture_default_str();
-  cmd->add_option("--jobs,-j", o.jobs, "Jobs at once (default: the cores; with --slurm, 2)");
-  cmd->add_option("-o,--out", o.out, "Output folder (default: generated/regress/<suite>)");
+  cmd->add_option("--jobs,-j", o.jobs, "Jobs at once (default: the cores; with --slurm, 2)")
+      ->check(unsigned_integer());
+  cmd->add_option("-o,--out", o.out, "Output folder (default: generated/regress/<suite>)")
+      ->check(non_empty());
   cmd->add_option("--timeout", o.timeout, "Seconds a job may run before it is killed")
+      ->check(positive_integer())
       ->capture_default_str();
-  cmd->add_option("--rerun-failed", o.rerun, "results.json of an earlier run: its failures only");
-  cmd->add_option("--shard", o.shard, "i/n: only every n-th job from the i-th (1-based)");
+  cmd->add_option("--rerun-failed", o.rerun, "results.json of an earlier run: its failures only")
+      ->check(non_empty());
+  cmd->add_option("--shard", o.shard, "i/n: only every n-th job from the i-th (1-based)")
+      ->check(non_empty());
   cmd->add_option("--random", o.random_n,
                   "Instead of a suite: N random valid configurations, each generated, linted "
-                  "and co-simulated in every block it enables");
-  cmd->add_option("--seed", o.seed, "Seed of --random's draw")->capture_default_str();
-  cmd->add_option("--merge", o.merge, "Join earlier runs' results (their folders) into one report");
-  cmd->add_option("--html", o.html, "Also write the HTML report, DIR/index.html");
+                  "and co-simulated in every block it enables")
+      ->check(positive_integer());
+  cmd->add_option("--seed", o.seed, "Seed of --random's draw")
+      ->check(unsigned_integer())
+      ->capture_default_str();
+  cmd->add_option("--merge", o.merge, "Join earlier runs' results (their folders) into one report")
+      ->check(non_empty());
+  cmd->add_option("--html", o.html, "Also write the HTML report, DIR/index.html")
+      ->check(non_empty());
   cmd->add_option("--slurm", o.slurm,
                   "Write Slurm batch scripts for the tier into DIR (a job array of --shards "
-                  "shards and a merge job after them) instead of running it");
+                  "shards and a merge job after them) instead of running it")
+      ->check(non_empty());
   cmd->add_option("--shards", o.shards, "With --slurm: the number of shards")
+      ->check(positive_integer())
       ->capture_default_str();
-  cmd->add_option("--partition", o.partition, "With --slurm: the Slurm partition");
+  cmd->add_option("--partition", o.partition, "With --slurm: the Slurm partition")
+      ->check(non_empty());
   cmd->add_flag("--list", o.list, "Print the jobs (after --shard and --rerun-failed) and stop");
   cmd->callback([] { run(o); });
 }

@@ -134,6 +134,16 @@ void schedule(const ScheduleOptions& o) {
   if (o.tasks.empty() == o.network.empty()) {
     throw CommandError(kBadInput, "give exactly one of --tasks and --network; nothing was written");
   }
+  // Every output is checked before any work; none is written over another.
+  const std::string given = o.tasks.empty() ? o.network : o.tasks;
+  const fs::path out = o.out.empty() ? fs::path(fs::path(given).stem().string() + ".schedule.json")
+                                     : fs::path(o.out);
+  check_output_file("--out", out);
+  if (!o.svg.empty()) check_output_file("--svg", o.svg);
+  if (!o.descriptors.empty()) check_output_file("--descriptors", o.descriptors);
+  check_distinct("--out", out, "--svg", o.svg);
+  check_distinct("--out", out, "--descriptors", o.descriptors);
+  check_distinct("--svg", o.svg, "--descriptors", o.descriptors);
   const golden::TaskParams params = unit->params;
   const sched::TaskListResult loaded = o.tasks.empty()
                                            ? sched::load_network_file(o.network, design.config)
@@ -162,8 +172,6 @@ void schedule(const ScheduleOptions& o) {
     r.checked = true;
   }
   if (!o.quiet) print_report(r, params);
-  const fs::path out = o.out.empty() ? fs::path(fs::path(input).stem().string() + ".schedule.json")
-                                     : fs::path(o.out);
   util::write_file_atomically(out, report_json(r, params).dump(2) + "\n");
   if (!o.quiet) std::printf("wrote %s\n", out.c_str());
   if (!o.svg.empty()) {
@@ -189,12 +197,15 @@ void add_schedule_command(CLI::App& app) {
       "M2) of CONFIG: per-task start and end cycles, the makespan, the serial makespan, a lower "
       "bound and the overlap efficiency; printed, and written as JSON to --out.");
   cmd->add_option("config", o.config, "Configuration file (tasks.enabled: true)")->required();
-  cmd->add_option("--tasks", o.tasks, "Task list YAML (docs/tasks.md)");
-  cmd->add_option("--network", o.network, "Network YAML (docs/tasks.md)");
-  cmd->add_option("--out", o.out, "Schedule JSON (default: <input stem>.schedule.json)");
-  cmd->add_option("--svg", o.svg, "Also draw the timeline as a Gantt chart (SVG)");
+  cmd->add_option("--tasks", o.tasks, "Task list YAML (docs/tasks.md)")->check(non_empty());
+  cmd->add_option("--network", o.network, "Network YAML (docs/tasks.md)")->check(non_empty());
+  cmd->add_option("--out", o.out, "Schedule JSON (default: <input stem>.schedule.json)")
+      ->check(non_empty());
+  cmd->add_option("--svg", o.svg, "Also draw the timeline as a Gantt chart (SVG)")
+      ->check(non_empty());
   cmd->add_option("--descriptors", o.descriptors,
-                  "Also write the task list as binary descriptors (little-endian 32-bit words)");
+                  "Also write the task list as binary descriptors (little-endian 32-bit words)")
+      ->check(non_empty());
   cmd->add_flag("--quiet", o.quiet, "Print nothing but errors");
   cmd->callback([] { schedule(o); });
 }

@@ -169,12 +169,17 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--block", o.block,
                   "Block to co-simulate (default: the design's top block, the NPU when it has one, "
                   "else its first): " +
-                      names);
-  cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)");
-  cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)");
-  cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)");
-  cmd->add_option("--trace", o.trace, "Write an FST waveform to this file");
-  cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)");
+                      names)
+      ->check(non_empty());
+  cmd->add_option("-o,--out", o.out, "Design folder (default: generated/<design.name>)")
+      ->check(non_empty());
+  cmd->add_option("--seed", o.seed, "Seed of the random stimulus (default: sim.seed)")
+      ->check(unsigned_integer());
+  cmd->add_option("--cycles", o.cycles, "Clock cycles to simulate (default: sim.cycles)")
+      ->check(positive_integer());
+  cmd->add_option("--trace", o.trace, "Write an FST waveform to this file")->check(non_empty());
+  cmd->add_option("--trace-from", o.trace_from, "First cycle in the waveform (default 0)")
+      ->check(unsigned_integer());
   // The modes beyond check, with the blocks whose benches have them.
   std::map<std::string, std::string> other_modes;
   for (const auto* b : blocks::all()) {
@@ -206,11 +211,12 @@ void add_sim_command(CLI::App& app) {
                                       bench.descriptors);
     }
   }
-  cmd->add_option("--vectors", o.vectors, vectors_help);
+  cmd->add_option("--vectors", o.vectors, vectors_help)->check(non_empty());
   cmd->add_option("--summary", o.summary,
                   "Write the run's JSON summary here (default: DIR/sim/build-<block>/"
-                  "summary.json)");
-  cmd->add_option("--descriptors", o.descriptors, descriptors_help);
+                  "summary.json)")
+      ->check(non_empty());
+  cmd->add_option("--descriptors", o.descriptors, descriptors_help)->check(non_empty());
   cmd->callback([] {
     const auto start = std::chrono::steady_clock::now();
     const elab::Design design = load_design(o.config_file);
@@ -239,8 +245,13 @@ void add_sim_command(CLI::App& app) {
         throw CommandError(kBadInput, fmt::format("{}: {}", o.descriptors, e.what()));
       }
     }
-    require_sim_tools();
+    // Every output is checked before the model is built.
     const fs::path dir = output_dir(design, o.out);
+    check_output_folder("-o", dir, emit::kManifest);
+    if (!o.trace.empty()) check_output_file("--trace", o.trace, dir);
+    if (!o.summary.empty()) check_output_file("--summary", o.summary, dir);
+    if (!o.vectors.empty()) check_output_file("--vectors", o.vectors, dir);
+    require_sim_tools();
     generate_design(design, dir, true);
     const bool trace = !o.trace.empty();
     const SimBuild build = build_sim(design, dir, trace, false, block);

@@ -118,6 +118,7 @@ struct EncodeOptions {
 
 void encode(const EncodeOptions& o) {
   using golden::VqParams;
+  check_output_folder("--out", o.out, "stats.json");
   if (!golden::is_power_of_two(o.vector_length) || o.vector_length > VqParams::kMaxRowWeights) {
     throw CommandError(kBadInput,
                        fmt::format("--vector-length {}: m must be a power of two from 1 to {} (the "
@@ -269,6 +270,7 @@ struct DecodeOptions {
 };
 
 void decode(const DecodeOptions& o) {
+  check_output_file("--out", o.out);
   util::NpyArray cb;
   util::NpyArray ix;
   try {
@@ -390,19 +392,27 @@ void add_vq_command(CLI::App& app) {
       "Learn a codebook of N vectors of m weights from W (k-means, k-means++ seeding, "
       "deterministic for a seed) and write indices.npy, codebook.npy and stats.json into DIR, "
       "atomically. Vectors are m consecutive weights along --axis.");
-  enc->add_option("--weights", e.weights, "Weights: integer or float .npy of any rank")->required();
+  enc->add_option("--weights", e.weights, "Weights: integer or float .npy of any rank")
+      ->check(non_empty())
+      ->required();
   enc->add_option("--vector-length", e.vector_length, "m: weights per vector, a power of two")
+      ->check(positive_integer())
       ->required();
   enc->add_option("--rows", e.rows, "N: codebook rows, a power of two (index width log2 N)")
+      ->check(positive_integer())
       ->required();
-  enc->add_option("--out", e.out, "Output folder")->required();
+  enc->add_option("--out", e.out, "Output folder")->check(non_empty())->required();
   enc->add_option("--format", e.format,
                   "Codebook format: int2..int32, uint2..uint32, fp16, bf16 (default: the "
                   "integer dtype of W, or fp16 for float W)");
   enc->add_option("--axis", e.axis, "Axis the vectors run along (negative counts from the end)")
+      ->check(decimal_integer())
       ->capture_default_str();
-  enc->add_option("--seed", e.seed, "Seed of the k-means++ seeding")->capture_default_str();
+  enc->add_option("--seed", e.seed, "Seed of the k-means++ seeding")
+      ->check(unsigned_integer())
+      ->capture_default_str();
   enc->add_option("--iterations", e.iterations, "Most k-means iterations")
+      ->check(positive_integer())
       ->check(CLI::Range(1U, 1000U))
       ->capture_default_str();
   enc->callback([] { encode(e); });
@@ -412,13 +422,14 @@ void add_vq_command(CLI::App& app) {
       "decode",
       "Turn indices and a codebook back into weights, written atomically to OUT (.npy: int32 "
       "for integer formats, int64 for uint32, float16 for fp16, float32 for bf16).");
-  dec->add_option("--indices", d.indices, "indices.npy (integers)")->required();
-  dec->add_option("--codebook", d.codebook, "codebook.npy, [N][m]")->required();
-  dec->add_option("--out", d.out, "Output .npy file")->required();
+  dec->add_option("--indices", d.indices, "indices.npy (integers)")->check(non_empty())->required();
+  dec->add_option("--codebook", d.codebook, "codebook.npy, [N][m]")->check(non_empty())->required();
+  dec->add_option("--out", d.out, "Output .npy file")->check(non_empty())->required();
   dec->add_option("--format", d.format,
                   "Codebook format (default: from its dtype; a bf16 codebook, stored as uint16, "
                   "needs --format bf16)");
   dec->add_option("--axis", d.axis, "Axis the vectors run along, as given to encode")
+      ->check(decimal_integer())
       ->capture_default_str();
   dec->callback([] { decode(d); });
 }

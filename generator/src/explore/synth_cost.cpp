@@ -6,11 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "emit/design_emitter.hpp"
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
 #include "util/process.hpp"
 #include "util/sha256.hpp"
@@ -93,10 +93,11 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
   }
   c.manifest_hash = util::sha256_hex(m.at("files").dump() + npu->value("top", "") + flatten());
   const fs::path record = cache / (c.manifest_hash + ".json");
-  if (std::ifstream in(record); in) {
+  std::error_code ec;
+  if (fs::exists(record, ec)) {
     try {
-      nlohmann::json r;
-      in >> r;
+      // read_input_file: a named pipe in the cache is refused, never waited on
+      const nlohmann::json r = nlohmann::json::parse(util::read_input_file(record));
       if (r.at("yosys") != yosys_version()) throw std::runtime_error("another Yosys");
       c.cells = r.at("cells");
       c.ffs = r.at("ffs");
@@ -145,7 +146,6 @@ SynthCost synth_cost(const elab::Design& design, const fs::path& cache) {
                                                      {"yosys", yosys_version()}}
                                               .dump(1) +
                                           "\n");
-  std::error_code ec;
   fs::remove_all(work, ec);
   return c;
 }

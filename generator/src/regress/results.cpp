@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
 #include "report/svg.hpp"
+#include "util/input_file.hpp"
 
 namespace npugen::regress {
 
@@ -51,12 +52,16 @@ nlohmann::json results_json(const Run& run) {
 }
 
 Run read_results_json(const std::string& file) {
-  std::ifstream in(file);
+  std::string text;
+  try {
+    text = util::read_input_file(file);  // a regular file: never blocks on a FIFO
+  } catch (const util::InputError& e) {
+    throw std::runtime_error(fmt::format("{}: {}", file, e.what()));
+  }
   nlohmann::json j;
   Run run;
   try {
-    if (!in) throw std::runtime_error("cannot be read");
-    in >> j;
+    j = nlohmann::json::parse(text);
     run.suite = j.at("suite").get<std::string>();
     run.tier = j.at("tier").get<std::string>();
     run.jobs_at_once = j.at("jobs_at_once").get<unsigned>();
@@ -138,12 +143,9 @@ std::string summary_table(const Run& run) {
 }
 
 nlohmann::json read_json_or_null(const std::string& file) {
-  std::ifstream in(file);
-  if (file.empty() || !in) return nullptr;
+  if (file.empty()) return nullptr;
   try {
-    nlohmann::json j;
-    in >> j;
-    return j;
+    return nlohmann::json::parse(util::read_input_file(file));  // never blocks on a FIFO
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -151,8 +153,17 @@ nlohmann::json read_json_or_null(const std::string& file) {
 
 Run merge_runs(const std::vector<std::string>& files) {
   Run out;
+  std::map<std::string, std::string> seen;  // job name -> the results.json it came from
   for (const std::string& f : files) {
     Run r = read_results_json(f);
+    for (const Result& x : r.results) {
+      const auto [it, fresh] = seen.emplace(x.job.name(), f);
+      if (!fresh) {
+        throw std::runtime_error(
+            fmt::format("{}: job {} is also in {} (each shard once: the same run given twice?)", f,
+                        x.job.name(), it->second));
+      }
+    }
     if (!out.suite.empty() && (r.suite != out.suite || r.tier != out.tier)) {
       throw std::runtime_error(
           fmt::format("{}: a run of {} {}, not of {} {}", f, r.suite, r.tier, out.suite, out.tier));

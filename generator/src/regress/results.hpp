@@ -46,7 +46,8 @@ std::string summary_table(const Run& run);
 nlohmann::json read_json_or_null(const std::string& file);
 
 /// The runs in `files` (results.json each) joined, sorted by configuration, block and
-/// variant; the wall time is the longest shard's.
+/// variant; the wall time is the longest shard's. A job in two of them (a shard given twice)
+/// is refused.
 Run merge_runs(const std::vector<std::string>& files);
 
 }  // namespace npugen::regress

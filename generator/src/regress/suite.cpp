@@ -7,9 +7,10 @@
 #include <cstdio>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "util/input_file.hpp"
 #include "util/output_tree.hpp"
+#include "util/text.hpp"
 
 namespace npugen::regress {
 namespace fs = std::filesystem;
@@ -113,7 +114,9 @@ std::vector<std::string> glob_files(const fs::path& dir, const std::string& patt
   const fs::path parent = full.parent_path().empty() ? fs::path(".") : full.parent_path();
   if (!fs::is_directory(parent, ec)) return out;
   for (const auto& e : fs::directory_iterator(parent, ec)) {
-    if (e.is_regular_file(ec) && wildcard(e.path().filename().string(), full.filename().string()))
+    const std::string ext = e.path().extension().string();
+    if (e.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml") &&
+        wildcard(e.path().filename().string(), full.filename().string()))
       out.push_back(e.path().lexically_normal().string());
   }
   std::sort(out.begin(), out.end());
@@ -123,9 +126,9 @@ std::vector<std::string> glob_files(const fs::path& dir, const std::string& patt
 std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    const std::string m = fmt::format("{}: error: cannot read the suite", file);
+    root = YAML::Load(util::read_input_file(file));  // a regular file: never blocks on a FIFO
+  } catch (const util::InputError& e) {
+    const std::string m = fmt::format("{}: error: {}", file, e.what());
     std::fprintf(stderr, "%s\n", m.c_str());
     throw SuiteError(m);
   } catch (const YAML::Exception& e) {
@@ -192,7 +195,11 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
                name.as<std::string>(), c});
         } else if (c.IsScalar()) {
           const auto found = glob_files(dir, c.as<std::string>());
-          if (found.empty()) bad(file, c, fmt::format("'{}' matches no file", c.as<std::string>()));
+          if (found.empty()) {
+            bad(file, c,
+                fmt::format("'{}' matches no configuration file (.yaml or .yml)",
+                            c.as<std::string>()));
+          }
           for (const auto& f : found) configs.push_back({f, "", fs::path(f).stem().string(), c});
         } else {
           bad(file, c, "configs: a path, a glob, a configuration, or a list");
@@ -252,6 +259,7 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
           Job j;
           j.kind = JobKind::kNetwork;
           j.block = "npu";
+          j.block_line = n.Mark().line + 1;
           j.network = existing(file, n["network"], dir);
           j.input = existing(file, n["input"], dir);
           if (n["labels"]) j.labels = existing(file, n["labels"], dir);
@@ -264,11 +272,13 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
             Job j;
             j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
             j.block = b, j.seed = s, j.cycles = cycles;
+            j.config_line = c.at.Mark().line + 1, j.block_line = e["blocks"].Mark().line + 1;
             jobs.push_back(j);
           }
         }
         for (Job j : networks) {
           j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
+          j.config_line = c.at.Mark().line + 1;
           jobs.push_back(j);
         }
       }
@@ -303,11 +313,22 @@ void materialize_inline(std::vector<Job>& jobs, const fs::path& dir) {
 }
 
 std::pair<unsigned, unsigned> parse_shard(const std::string& text) {
-  unsigned i = 0, n = 0;
-  char slash = 0, extra = 0;
-  std::istringstream in(text);
-  if (!(in >> i >> slash >> n) || slash != '/' || (in >> extra) || n == 0 || i == 0 || i > n) {
-    throw SuiteError(fmt::format("--shard {}: expected i/n with 1 <= i <= n", text));
+  // Digits, a slash, digits: nothing else (no spaces, no signs), each at most 9 digits.
+  const size_t slash = text.find('/');
+  auto number = [&](size_t from, size_t to) -> unsigned {
+    if (to <= from || to - from > 9) return 0;
+    unsigned v = 0;
+    for (size_t k = from; k < to; ++k) {
+      if (text[k] < '0' || text[k] > '9') return 0;
+      v = v * 10 + static_cast<unsigned>(text[k] - '0');
+    }
+    return v;
+  };
+  const unsigned i = slash == std::string::npos ? 0 : number(0, slash);
+  const unsigned n = slash == std::string::npos ? 0 : number(slash + 1, text.size());
+  if (n == 0 || i == 0 || i > n) {
+    throw SuiteError(
+        fmt::format("--shard '{}': expected i/n with 1 <= i <= n", util::shorten(text)));
   }
   return {i, n};
 }

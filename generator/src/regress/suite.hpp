@@ -32,6 +32,8 @@ struct Job {
   std::string network;        ///< kNetwork: the network file
   std::string input;          ///< kNetwork: its input images (.npy)
   std::string labels;         ///< kNetwork: class labels (.npy), optional
+  int config_line = 0;        ///< the suite's line naming the configuration (0: none)
+  int block_line = 0;         ///< the suite's line naming the block or the network
 
   /// A short name, unique within a tier: design.block.seedN, design.block.lint or
   /// design.network-stem.
@@ -51,11 +53,12 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier);
 /// header naming the suite) and points the jobs' `config` at it.
 void materialize_inline(std::vector<Job>& jobs, const std::filesystem::path& dir);
 
-/// Files whose names match `pattern` (* and ? within its last part), relative to `dir`
-/// unless absolute; sorted.
+/// Configuration files (.yaml, .yml) whose names match `pattern` (* and ? within its last
+/// part), relative to `dir` unless absolute; sorted.
 std::vector<std::string> glob_files(const std::filesystem::path& dir, const std::string& pattern);
 
-/// "i/n" -> {i, n} with 1 <= i <= n; throws SuiteError with the message otherwise.
+/// "i/n" (decimal, nothing else) -> {i, n} with 1 <= i <= n; throws SuiteError with the
+/// message otherwise.
 std::pair<unsigned, unsigned> parse_shard(const std::string& text);
 /// The i-th of n deterministic slices of `jobs`: job k when k mod n = i - 1.
 std::vector<Job> shard_of(const std::vector<Job>& jobs, std::pair<unsigned, unsigned> shard);

@@ -41,9 +41,8 @@ a.job {{ display: inline-block; min-width: 1.6em; margin: 1px; padding: 0 3px;
 }
 
 void write_report_page(const std::filesystem::path& dir, const std::string& html) {
-  constexpr const char* kMarker = ".npugen-report";
-  util::write_tree_atomically(dir, {{kMarker, "npugen report\n"}, {"index.html", html}}, kMarker,
-                              {});
+  util::write_tree_atomically(dir, {{kReportMarker, "npugen report\n"}, {"index.html", html}},
+                              kReportMarker, {});
 }
 
 }  // namespace npugen::report

@@ -131,14 +131,99 @@ bool holds_exactly(const fs::path& dir, const FileMap& files,
   return !ec && seen == files.size();
 }
 
+// What is at a path that is not what an output needs, as a message says it.
+std::string kind_of(fs::file_type t) {
+  switch (t) {
+    case fs::file_type::regular:
+      return "a file";
+    case fs::file_type::directory:
+      return "a folder";
+    case fs::file_type::fifo:
+      return "a named pipe (FIFO)";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "not an ordinary file";
+  }
+}
+
+// The folder an output is written in (created when missing, unless `create` is false): the
+// nearest existing folder on its way must be a writable folder.
+void check_parent(const fs::path& parent, bool create) {
+  std::error_code ec;
+  fs::path at = parent;
+  while (true) {
+    const fs::file_status st = fs::status(at, ec);
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st)) {
+        throw OutputError(fmt::format("cannot be created: {} is {}, not a folder", at.string(),
+                                      kind_of(st.type())));
+      }
+      break;
+    }
+    if (!create) {
+      throw OutputError(fmt::format("the folder {} does not exist", parent.string()));
+    }
+    if (!at.has_relative_path()) break;
+    at = at.parent_path();
+  }
+  if (::access(at.c_str(), W_OK | X_OK) != 0) {
+    throw OutputError(
+        fmt::format("cannot be written: the folder {}: {}", at.string(), std::strerror(errno)));
+  }
+}
+
 }  // namespace
+
+void check_output_folder(const fs::path& given, const std::string& marker) {
+  if (given.empty()) throw OutputError("an empty path names no folder");
+  fs::path dir = fs::absolute(given).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // out/ is out
+  if (!dir.has_relative_path()) throw OutputError("is the root folder");
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st)) {
+      throw OutputError(fmt::format("exists and is {}, not a folder", kind_of(st.type())));
+    }
+    if (!marker.empty() && !fs::is_empty(dir, ec) && !fs::exists(dir / marker, ec)) {
+      throw OutputError(fmt::format(
+          "exists and is not an npugen output folder (no {}); refusing to replace it", marker));
+    }
+  }
+  check_parent(dir.parent_path(), true);
+}
+
+void check_output_file(const fs::path& given, const fs::path& made) {
+  if (given.empty()) throw OutputError("an empty path names no file");
+  const fs::path file = fs::absolute(given).lexically_normal();
+  if (!file.has_filename()) throw OutputError("names a folder, not a file");
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    throw OutputError(fmt::format("is {}, not a regular file", kind_of(st.type())));
+  }
+  bool within = false;
+  if (!made.empty()) {
+    const fs::path m = fs::absolute(made).lexically_normal();
+    const fs::path rel =
+        file.parent_path().lexically_relative(m.has_filename() ? m : m.parent_path());
+    within = rel == ".";
+  }
+  check_parent(file.parent_path(), within);
+}
 
 void write_file_atomically(const fs::path& path, const std::string& content) {
   const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
   std::error_code ec;
-  if (!fs::is_directory(parent, ec)) {
-    throw OutputError(fmt::format("{}: cannot write: the folder {} does not exist", path.string(),
-                                  parent.string()));
+  try {
+    check_output_file(path);  // never renamed over a named pipe, a device or a folder
+  } catch (const OutputError& e) {
+    throw OutputError(fmt::format("{}: cannot write: {}", path.string(), e.what()));
   }
   remove_stale_temporaries(path);
   const fs::path temp =
@@ -173,7 +258,13 @@ std::string read_file(const fs::path& path) {
 WriteOutcome write_tree_atomically(const fs::path& dir_in, const FileMap& files,
                                    const std::string& marker,
                                    const std::vector<std::string>& keep) {
-  const fs::path dir = fs::absolute(dir_in).lexically_normal();
+  try {
+    check_output_folder(dir_in, marker);
+  } catch (const OutputError& e) {
+    throw OutputError(fmt::format("{}: {}", dir_in.string(), e.what()));
+  }
+  fs::path dir = fs::absolute(dir_in).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();
   std::error_code ec;
   const bool exists = fs::exists(dir, ec);
   if (exists) {
