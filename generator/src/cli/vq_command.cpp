@@ -382,7 +382,7 @@ void decode(const DecodeOptions& o) {
 void add_vq_command(CLI::App& app) {
   auto* vq = app.add_subcommand(
       "vq",
-      "Vector quantization of weights for the dequantizer (SPEC M3): train a codebook "
+      "Vector quantization of weights for the dequantizer: train a codebook "
       "(encode) and turn indices back into weights (decode).");
   vq->require_subcommand(1);
 

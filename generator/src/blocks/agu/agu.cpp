@@ -25,7 +25,7 @@ AguConfig read_section(config::Reader& r, config::Section& root, const config::C
   p.tiles = array.tiles;
   config::Section s = root.section(
       "agu",
-      "Address generator (SPEC M5, docs/agu.md): the layer registers (two ping-pong groups) "
+      "Address generator (docs/agu.md): the layer registers (two ping-pong groups) "
       "turned into one address set per cycle for the PE array of section pe_array, in im2col "
       "order, or MEC order for conv layers (fc_batch: its own order). The maxima size every "
       "counter; a layer beyond them is "

@@ -20,7 +20,7 @@ NpuConfig read_section(config::Reader& r, config::Section& root, const config::C
   NpuConfig nc;
   config::Section s = root.section(
       "npu",
-      "NPU top (issue 15, docs/npu.md): the sequencer (the neural engine) and the planar engine "
+      "NPU top (docs/npu.md): the sequencer (the neural engine) and the planar engine "
       "with the task unit in front of them, under one APB port, a host data port, a "
       "system-memory read port and an interrupt; the planar engine reads and writes the "
       "sequencer's activation buffers A and B. `npugen compile` and `npugen run` run "

@@ -21,7 +21,7 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
   p.lanes = pe_array::params(c).lanes;
   config::Section s = root.section(
       "planar",
-      "Planar engine (issue 14, seed 001's planar engine, docs/planar.md): pooling, ADD, "
+      "Planar engine (docs/planar.md): pooling, ADD, "
       "gain and bias, reductions and the clamp on int8 NHWC tensors of words of pe_array.lanes "
       "channels, with two ping-pong task register groups. The maxima size every counter and "
       "the line buffer; a task beyond them is refused at run time. Absent or disabled: not "

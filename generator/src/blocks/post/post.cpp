@@ -17,7 +17,7 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
   const unsigned tiles = pe_array::params(c).tiles;
   config::Section s =
       root.section("post",
-                   "Post unit (issue 13): TFLite int8 requantization after the accumulators "
+                   "Post unit (docs/post.md): TFLite int8 requantization after the accumulators "
                    "(docs/post.md), P per cycle, with a per-channel table of bias, multiplier and "
                    "shift. Absent or disabled: not generated.");
   s.boolean("enabled", pc.enabled, "Generate the post unit.");

@@ -22,7 +22,7 @@ SequencerConfig read_section(config::Reader& r, config::Section& root, const con
   SequencerParams& p = sc.params;
   config::Section s = root.section(
       "sequencer",
-      "Sequencer (SPEC M4, docs/sequencer.md): the neural engine that runs conv, fc and fc_batch "
+      "Sequencer (docs/sequencer.md): the neural engine that runs conv, fc and fc_batch "
       "layers on the dense PE array, with activation buffers A and B (agu.act_words words each), "
       "a weight store (agu.weight_rows rows of pe_array.tiles x lanes weights) and a two-set "
       "weight cache. It instantiates the address generator (section agu), the PE array and the "

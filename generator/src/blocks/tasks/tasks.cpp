@@ -14,7 +14,7 @@ TasksConfig read_section(config::Reader&, config::Section& root, const config::C
   golden::TaskParams& p = t.params;
   config::Section s = root.section(
       "tasks",
-      "Asynchronous task execution (SPEC M2): task manager (queues, arbiter, fetch queue, "
+      "Asynchronous task execution (docs/tasks.md): task manager (queues, arbiter, fetch queue, "
       "configuration queue) and data control (task buffer with dependency and conflict "
       "tracking, access enable) for neural and planar engines. Absent or disabled: not "
       "generated.");

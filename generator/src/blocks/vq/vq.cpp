@@ -17,7 +17,7 @@ VqConfig read_section(config::Reader& r, config::Section& root, const config::Co
   golden::VqParams& p = v.params;
   config::Section s = root.section(
       "vq",
-      "Vector-quantized weight dequantizer (SPEC M3): weights stored as indices into a codebook "
+      "Vector-quantized weight dequantizer (docs/vq.md): weights stored as indices into a codebook "
       "of N rows x M weights, looked up inline by P copies of the codebook. Absent or disabled: "
       "not generated.");
   s.boolean("enabled", v.enabled, "Generate the dequantizer.");

@@ -22,7 +22,7 @@ ZsConfig read_section(config::Reader& r, config::Section& root, const config::Co
   golden::ZeroSkipParams& p = z.params;
   config::Section s = root.section(
       "zs",
-      "Zero skipping (SPEC M1): the PE array of section pe_array with preprocessed weights and "
+      "Zero skipping (docs/zs.md): the PE array of section pe_array with preprocessed weights and "
       "control bits; cycles whose rows are empty in every tile are skipped. Absent or disabled: "
       "the dense array. With the sequencer it sits beside the dense array and runs the "
       "zero_skip layers (agu.dataflows; docs/sequencer.md).");
