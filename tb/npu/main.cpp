@@ -356,13 +356,13 @@ class NpuBench {
     }
     results_.cycles = cycle_ + 1;
     const Program& p = run_.program;
-    s.counts = {{"layers", finished_layers_},
-                {"elements checked", elements_checked_},
-                {"array steps", steps_},
-                {"sequencer buffer writes", seq_writes_},
-                {"planar buffer writes", planar_writes_},
-                {"random networks refused by the compiler", refused_.size()},
-                {"random networks too long for the cycle budget", too_long_}};
+    s.counts = {{"layers", finished_layers_}};
+    s.compared("elements checked", elements_checked_);
+    s.counts.insert(s.counts.end(), {{"array steps", steps_},
+                                     {"sequencer buffer writes", seq_writes_},
+                                     {"planar buffer writes", planar_writes_},
+                                     {"random networks refused by the compiler", refused_.size()},
+                                     {"random networks too long for the cycle budget", too_long_}});
     unsigned neural = 0, planar = 0;
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
     const bool neural_flows =

@@ -140,7 +140,7 @@ class SequencerBench {
     }
     s.count("programs", programs_);
     s.count("array steps", steps_);
-    s.count("outputs checked", outputs_checked_);
+    s.compared("outputs checked", outputs_checked_);
     s.count("host writes", host_writes_);
     s.count("host reads", host_reads_);
     s.count("host requests that waited", host_waits_);

@@ -120,7 +120,7 @@ class VqBench {
   void finish(Checker& /*check*/, npugen::tb::RunSummary& s) {
     const auto& apb = stimulus_.apb();
     s.count("beats in", beats_in_);
-    s.count("beats out", beats_out_);
+    s.compared("beats out", beats_out_);
     s.count("looked up", vq_beats_);
     s.count("raw", raw_beats_);
     s.count("with an index error", error_beats_);
