@@ -365,10 +365,15 @@ class NpuBench {
                                      {"random networks too long for the cycle budget", too_long_}});
     unsigned neural = 0, planar = 0;
     for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
-    const bool neural_flows =
-        kD.seq.agu.generates(Dataflow::kConv) || kD.seq.agu.generates(Dataflow::kFc);
+    const bool neural_flows = kD.seq.agu.generates(Dataflow::kConv) || npugen::tb::fc_possible(kD);
     s.goal("neural layers run", neural, neural_flows);
-    if (!neural_flows) s.limits.push_back("agu.dataflows has neither conv nor fc: no neural layer");
+    if (!neural_flows) {
+      s.limits.push_back(
+          kD.seq.agu.generates(Dataflow::kFc)
+              ? "agu.dataflows has fc but not conv, and agu.max_channels is below "
+                "pe_array.lanes (an fc's input is whole words of L channels): no neural layer"
+              : "agu.dataflows has neither conv nor fc: no neural layer");
+    }
     s.goal("planar layers run", planar, false);
     s.goal("inputs written im2col'd for their convolution", p.packing.on ? 1 : 0, false);
     if (kD.seq.zs) {
