@@ -203,7 +203,7 @@ class PeArrayBench {
     one.tiles = 1;
     for (unsigned lane = 0; lane < kParams.lanes; ++lane) {
       PeArrayModel model(one);
-      PeArrayStimulus stimulus(kParams, stimulus_options(), o_.seed);
+      PeArrayStimulus stimulus(kParams, stimulus_options(o_.cycles), o_.seed);
       std::vector<uint32_t> row(kParams.lanes, 0);
       for (uint64_t c = 0;; ++c) {
         PeArrayInputs in = stimulus.inputs();
