@@ -33,10 +33,12 @@
 #include "npu/random_network.hpp"
 #include "npu_driver.hpp"
 #include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
 #include "npugen/golden/vq/reference.hpp"
 
 namespace {
@@ -313,6 +315,14 @@ class NpuBench {
       s.goal("layers run as several engine tasks (row bands, tiles)", banded_, false);
       s.goal("tensors kept in system memory (above a buffer)", kept_, false);
     }
+    s.goal("tasks whose engine started before the DMA loaded their input", engine_first_,
+           traffic_ && !engine_first_missed_);
+    if (engine_first_missed_) {
+      s.limits.push_back(fmt::format(
+          "no random network with a layer reading another's output from a buffer fitted the "
+          "design and the rest of the budget (sim.cycles {}) in {} draws",
+          cycles_, kLaterDraws));
+    }
     if (!kD.vq) {
       s.goal("weight, parameter and gain rows the DMA loaded", dma_rows_,
              traffic_ && !dma_rows_missed_);
@@ -364,6 +374,7 @@ class NpuBench {
   struct Steer {
     std::optional<Sequencing> how;
     bool by_dma = false;
+    bool engine_first = false;  ///< descriptors whose engine writes precede their input's load
   };
   static constexpr unsigned kMaxPrograms = 6;  ///< programs a run draws at most
   static constexpr int kLaterDraws = 40;       ///< draws for a program after the first
@@ -434,8 +445,87 @@ class NpuBench {
         if (rng() % 2 == 0) prog_relocated_ = relocate(run_.program, rng);
       }
       relocated_ += prog_relocated_;
+      if (!first && relocated_ != 0) {
+        // An earlier program moved the I/O areas: the base table back to reset first.
+        ProgramStep index;
+        index.kind = ProgramStep::Kind::kApbWrite;
+        index.apb_addr =
+            npu_csr::kTasksWindow + tasks_csr::queue_register(0, tasks_csr::kBaseIndex);
+        ProgramStep base = index;
+        base.apb_addr = npu_csr::kOwnWindow + npu_csr::kBase;
+        run_.program.steps.insert(run_.program.steps.begin(), {index, base});
+      }
+      prog_engine_first_ = 0;
+      if (steer.engine_first) {
+        prog_engine_first_ = engine_first(run_.program, run_.expected);
+        if (prog_engine_first_ == 0) continue;
+        engine_first_ += prog_engine_first_;
+      }
       return true;
     }
+  }
+
+  // Descriptors whose engine writes (CTRL.ENABLE among them) come before the region fields,
+  // with their input "in memory": a task reading a tensor a layer wrote into a buffer gets
+  // header bit 25 and a copy of that tensor's buffer words in memory, and its region group
+  // moves to the descriptor's end. The engine starts at once, the DMA loads the same words
+  // over its input at the descriptor's end, and the engine's completion (or error) may come
+  // while the command processor waits for the load: it must be kept. Returns the tasks so
+  // changed (only descriptors with no load of their own, whose first input is a layer's
+  // whole output in a buffer).
+  static uint64_t engine_first(Program& p, const std::vector<reference::Tensor>& expected) {
+    namespace td = task_desc;
+    const unsigned lanes = kD.lanes(), w = dma_words_per_buffer_word(lanes);
+    uint64_t end = p.memory.size();
+    auto area = [&](const std::optional<uint64_t>& at, const ProgramTensor& t) {
+      if (at) end = std::max(end, *at + t.words(lanes) * w);
+    };
+    area(p.input_at, p.input);
+    if (!p.layers.empty()) area(p.output_at, p.layers.back().out);
+    for (const auto& l : p.layers) area(l.out.mem, l.out);
+    uint64_t changed = 0;
+    constexpr uint32_t kRegionGroup = (7U << td::kGroupCountShift) | td::kRegOp;
+    constexpr uint64_t kRegionWords = 8;  // the group word, OP and the six region words
+    for (const uint64_t first : p.descriptors) {
+      const uint32_t length = p.memory.at(first + 1) & 0xffffU;
+      const uint64_t at = first + td::kHeaderWords;
+      if (((p.memory[first] >> td::kInMemoryBit) & 1U) != 0 || p.memory[at] != kRegionGroup ||
+          length <= td::kHeaderWords + kRegionWords) {
+        continue;
+      }
+      const uint64_t in_base = p.memory[at + 2], in_words = p.memory[at + 3];
+      if ((p.memory[at + kRegionWords] & 0xffffU) == td::kRegDmaTarget) continue;  // rows
+      std::optional<size_t> producer;
+      for (size_t j = 0; j < p.layers.size() && j < expected.size(); ++j) {
+        const ProgramTensor& o = p.layers[j].out;
+        if (!o.mem && o.buf * kD.act_words() + o.base == in_base && o.words(lanes) == in_words) {
+          producer = j;
+        }
+      }
+      if (!producer || in_words == 0) continue;
+      const auto words = tensor_words(expected[*producer], lanes);
+      if (words.size() != in_words || end + words.size() * w > kD.tasks.memory_words) continue;
+      if (p.memory.size() < end + words.size() * w) p.memory.resize(end + words.size() * w, 0);
+      for (size_t i = 0; i < words.size(); ++i) {
+        for (unsigned j = 0; j < w; ++j) {
+          uint32_t v = 0;
+          for (unsigned b = 0; b < 4 && j * 4 + b < lanes; ++b) {
+            v |= uint32_t{words[i][j * 4 + b]} << (8 * b);
+          }
+          p.memory[end + i * w + j] = v;
+        }
+      }
+      p.memory[first] |= 1U << td::kInMemoryBit;
+      p.memory[first + 2] = static_cast<uint32_t>(end);
+      end += words.size() * w;
+      // The region group after the engine's writes.
+      const auto b = p.memory.begin();
+      std::rotate(b + static_cast<std::ptrdiff_t>(at),
+                  b + static_cast<std::ptrdiff_t>(at + kRegionWords),
+                  b + static_cast<std::ptrdiff_t>(first + length));
+      ++changed;
+    }
+    return changed;
   }
 
   // The drawn program's driver, memory and C driver.
@@ -529,6 +619,10 @@ class NpuBench {
         "program {}: {} layers, sequenced by {}{}, finished at cycle {}", programs_,
         prog.layers.size(), prog.sequencing == Sequencing::kTasks ? "the task unit" : "the host",
         by_dma != 0 ? ", weights, parameters and gains loaded by the DMA" : "", cycle_));
+    if (prog_engine_first_ != 0) {
+      program_lines_.back() += fmt::format(
+          ", {} tasks with their engine's writes before their input's load", prog_engine_first_);
+    }
   }
 
   // A further program, drawn for what the run has not shown yet (weights by the DMA, either
@@ -538,6 +632,8 @@ class NpuBench {
     Steer steer;
     if (!kD.vq && dma_rows_ == 0 && !dma_rows_missed_) {
       steer = Steer{Sequencing::kTasks, true};
+    } else if (engine_first_ == 0 && !engine_first_missed_) {
+      steer = Steer{Sequencing::kTasks, false, true};
     } else if (host_programs_ == 0 && !host_missed_) {
       steer.how = Sequencing::kHost;
     } else if (task_programs_ == 0 && !tasks_missed_) {
@@ -553,6 +649,7 @@ class NpuBench {
     }
     refused_.resize(refused);
     (steer.by_dma                     ? dma_rows_missed_
+     : steer.engine_first             ? engine_first_missed_
      : steer.how == Sequencing::kHost ? host_missed_
                                       : tasks_missed_) = true;
     return next_program(cycle);
@@ -972,6 +1069,8 @@ class NpuBench {
   bool ended_ = false;  ///< the current program's end checks are made
   uint64_t programs_ = 0, host_programs_ = 0, task_programs_ = 0, program_layers_ = 0;
   bool dma_rows_missed_ = false, host_missed_ = false, tasks_missed_ = false;
+  bool engine_first_missed_ = false;
+  uint64_t engine_first_ = 0, prog_engine_first_ = 0;  ///< tasks whose engine starts first
   uint64_t prog_raw_loads_ = 0, prog_relocated_ = 0;
   // The finished programs' figures.
   uint64_t neural_layers_ = 0, planar_layers_ = 0, zs_layers_ = 0, banded_ = 0, kept_ = 0;
