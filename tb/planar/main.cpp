@@ -509,16 +509,24 @@ class PlanarBench {
     t.out_pixel_stride = ocw + spare;
     t.out_row_stride = t.out_pixel_stride * t.out_width() + spare;
     t.out_image_stride = t.out_row_stride * t.out_height() + spare;
-    const uint64_t in_span = t.in_image_stride * t.batch + kP.words;
-    const uint64_t out_span = t.out_image_stride * t.batch + kP.words;
+    uint64_t in_span = t.in_image_stride * t.batch + kP.words;
+    uint64_t b_span = in_span;
+    uint64_t out_span = t.out_image_stride * t.batch + kP.words;
     const uint64_t half = kWords / 2;
     // A few words of margin where the memory is not small (a small one keeps all).
     const uint64_t margin = half >= 64 ? 16 : 0;
     if (2 * in_span + out_span + margin > half) {
+      // A small memory: the tensors packed (the last beat's W - 1 words beyond them, room
+      // for B only with add).
+      in_span = t.in_image_stride * t.batch + kP.words - 1;
+      b_span = t.op == PlanarOp::kAdd ? in_span : 0;
+      out_span = t.out_image_stride * t.batch + kP.words - 1;
+    }
+    if (in_span + b_span + out_span > half) {
       last_skip_ = fmt::format(
           "a {} task of {} x {} x {} x {} needs {} words, half the memory (planar.act_words "
           "{}, addresses wrapping at {}) is {}",
-          planar_op_name(t.op), t.batch, t.height, t.width, t.channels, 2 * in_span + out_span,
+          planar_op_name(t.op), t.batch, t.height, t.width, t.channels, in_span + b_span + out_span,
           kP.act_words, kWords, half);
       return std::nullopt;
     }
@@ -526,12 +534,12 @@ class PlanarBench {
       last_skip_ = fmt::format("a {} task refused: {}", planar_op_name(t.op), why);
       return std::nullopt;
     }
-    const uint64_t slack = half - (2 * in_span + out_span);
+    const uint64_t slack = half - (in_span + b_span + out_span);
     uint64_t at = g * half + rng_() % (slack / 4 + 1);
     t.a_base = at;
     at += in_span + rng_() % (slack / 4 + 1);
     t.b_base = at;
-    at += in_span + rng_() % (slack / 4 + 1);
+    at += b_span + rng_() % (slack / 4 + 1);
     t.out_base = at;
     return t;
   }
