@@ -516,11 +516,12 @@ class PlanarBench {
     // A few words of margin where the memory is not small (a small one keeps all).
     const uint64_t margin = half >= 64 ? 16 : 0;
     if (2 * in_span + out_span + margin > half) {
-      // A small memory: the tensors packed (the last beat's W - 1 words beyond them, room
-      // for B only with add).
-      in_span = t.in_image_stride * t.batch + kP.words - 1;
+      // A small memory: the tensors packed, room for B only with add (a beat's reads beyond
+      // a tensor read words of the shared memory, which the writes, masked to the output's
+      // words, never clobber).
+      in_span = t.in_image_stride * t.batch;
       b_span = t.op == PlanarOp::kAdd ? in_span : 0;
-      out_span = t.out_image_stride * t.batch + kP.words - 1;
+      out_span = t.out_image_stride * t.batch;
     }
     if (in_span + b_span + out_span > half) {
       last_skip_ = fmt::format(
