@@ -301,7 +301,7 @@ class NpuBench {
     if (host_missed_ || tasks_missed_) {
       s.limits.push_back(fmt::format(
           "no random network sequenced by the {} fitted the design and the rest of the budget "
-          "(sim.cycles {}) in {} draws",
+          "(sim.cycles {}, further programs drawn {} times each)",
           host_missed_ ? "host" : "task unit", cycles_, kLaterDraws));
     }
     if (tasks) {
@@ -320,7 +320,8 @@ class NpuBench {
     if (engine_first_missed_) {
       s.limits.push_back(fmt::format(
           "no random network with a layer reading another's output from a buffer fitted the "
-          "design and the rest of the budget (sim.cycles {}) in {} draws",
+          "design and the rest of the budget (sim.cycles {}, further programs drawn {} times "
+          "each)",
           cycles_, kLaterDraws));
     }
     if (!kD.vq) {
@@ -329,7 +330,7 @@ class NpuBench {
       if (dma_rows_missed_) {
         s.limits.push_back(fmt::format(
             "no random network loading its weights by the DMA fitted the design and the rest "
-            "of the budget (sim.cycles {}) in {} draws",
+            "of the budget (sim.cycles {}, further programs drawn {} times each)",
             cycles_, kLaterDraws));
       }
     }
@@ -628,7 +629,14 @@ class NpuBench {
   // A further program, drawn for what the run has not shown yet (weights by the DMA, either
   // sequencing) within half the budget left. False: none is wanted, or none fits.
   bool next_program(uint64_t cycle) {
-    if (programs_ >= kMaxPrograms || cycle + 1000 > cycles_) return false;
+    if (programs_ >= kMaxPrograms || cycle + 1000 > cycles_) {
+      // No room for another: what is not shown yet is a limit of this budget.
+      dma_rows_missed_ = dma_rows_missed_ || (!kD.vq && dma_rows_ == 0);
+      engine_first_missed_ = engine_first_missed_ || engine_first_ == 0;
+      host_missed_ = host_missed_ || host_programs_ == 0;
+      tasks_missed_ = tasks_missed_ || task_programs_ == 0;
+      return false;
+    }
     Steer steer;
     if (!kD.vq && dma_rows_ == 0 && !dma_rows_missed_) {
       steer = Steer{Sequencing::kTasks, true};
