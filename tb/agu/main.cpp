@@ -190,7 +190,7 @@ class AguBench {
   }
 
   void finish(Checker& check, npugen::tb::RunSummary& s) {
-    s.count("address sets", sets_);
+    s.compared("address sets", sets_);
     s.count("padded sets", padded_);
     s.count("layers finished", layers_done_);
     s.count("layers programmed", programmed_);

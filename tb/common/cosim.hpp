@@ -2,7 +2,8 @@
 // alike: the command line, the verilated model and its clock (one period of
 // design.clock_mhz, the RTL's time unit being 1 ns), reset with every output compared from
 // the first cycle, the waveform window, stopping a few cycles after the first mismatch or a
-// fired RTL assertion (its message kept from Verilator's output), the PASS / MISMATCH report
+// fired RTL assertion (its message kept from Verilator's output), failing a run that compared
+// none of the results its bench checks (VACUOUS), the PASS / MISMATCH report
 // with the command that reproduces it, the JSON summary, and the time spent in the
 // verilated model (the overhead of checking).
 //
@@ -16,7 +17,9 @@
 //     bool drive(Vdut& dut, uint64_t cycle);  // this cycle's inputs; false: the run is over
 //     void check(const Vdut& dut, Checker& check);  // every output, after evaluation
 //     void tick();                                  // the golden model's clock edge
-//     void finish(Checker& check, RunSummary& summary);  // end-of-run checks, counts
+//     void finish(Checker& check, RunSummary& summary);  // end-of-run checks, counts,
+//                                  // and summary.compared(what, n): the results compared
+//                                  // (none: the run is vacuous and fails)
 //     std::vector<std::string> diagnose() const;    // lines explaining a mismatch
 //     std::string repro_args() const;               // options the reproduce line adds
 //   };
@@ -36,6 +39,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -132,7 +136,8 @@ struct ClockPeriod {
 }  // namespace detail
 
 /// Runs a bench: see the head of this file. Returns the process's exit status: 0 pass,
-/// 1 mismatch or assertion, 2 bad input (options, files).
+/// 1 mismatch, assertion or a vacuous run (one that compared none of its results), 2 bad
+/// input (options, files).
 template <typename Bench>
 int run_cosim(int argc, char** argv) {
   BenchOptions o;
@@ -255,9 +260,15 @@ int run_cosim(int argc, char** argv) {
     summary.cycles = cycle;
     dut->final();
     waveform.close();
+    bool vacuous = false;
     if (!check.failed()) {
       check.at(cycle);
       bench.finish(check, summary);
+      if (summary.compared_what.empty()) {
+        throw std::logic_error(
+            fmt::format("the bench of block {} does not say which results it compared", kBlock));
+      }
+      vacuous = !check.failed() && summary.compared_count == 0;
     }
 
     if (check.failed()) {
@@ -286,6 +297,20 @@ int run_cosim(int argc, char** argv) {
                   static_cast<unsigned long long>(from),
                   static_cast<unsigned long long>(m.cycle + kCyclesAfterMismatch),
                   summary.reproduce.c_str());
+    } else if (vacuous) {
+      // Every output equalled the golden model's, but the run never reached what the bench
+      // checks (an idle design agrees with its model): it fails, with the bench's reasons.
+      summary.status = "vacuous";
+      summary.report = summary.vacuous_reasons;
+      summary.report.insert(
+          summary.report.begin(),
+          fmt::format("nothing was compared in {} cycles ({}: 0): a co-simulation that "
+                      "checks nothing does not pass",
+                      cycle, summary.compared_what));
+      std::printf("VACUOUS: design %s (config %s, hash %.16s), block %s, seed %llu, mode %s\n",
+                  design::kName, design::kConfigFile, design::kConfigHash, kBlock,
+                  static_cast<unsigned long long>(o.seed), o.mode.c_str());
+      for (const auto& line : summary.report) std::printf("  %s\n", line.c_str());
     } else {
       std::string counts;
       for (const auto& [name, value] : summary.counts) {
@@ -307,7 +332,7 @@ int run_cosim(int argc, char** argv) {
       for (const auto& limit : summary.limits) std::printf("limit: %s\n", limit.c_str());
     }
     if (!o.summary.empty()) write_summary_json(summary, o.summary);
-    return check.failed() ? 1 : 0;
+    return check.failed() || vacuous ? 1 : 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

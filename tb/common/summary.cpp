@@ -31,6 +31,7 @@ void write_summary_json(const RunSummary& s, const std::string& path) {
   j["assertion"] = s.assertion;
   j["report"] = s.report;
   j["reproduce"] = s.reproduce;
+  j["compared"] = {{"what", s.compared_what}, {"count", s.compared_count}};
   j["counts"] = nlohmann::ordered_json::object();
   for (const auto& [name, value] : s.counts) j["counts"][name] = value;
   j["coverage"] = nlohmann::ordered_json::array();

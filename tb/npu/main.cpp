@@ -33,10 +33,12 @@
 #include "npu/random_network.hpp"
 #include "npu_driver.hpp"
 #include "npugen/golden/network/reference.hpp"
+#include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
 #include "npugen/golden/vq/reference.hpp"
 
 namespace {
@@ -92,16 +94,18 @@ class NpuBench {
         results_path_(o.results),
         golden_(kD),
         traffic_(o.run.empty()),
-        rng_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
+        rng_(o.seed ^ 0x9e3779b97f4a7c15ULL),
+        more_rng_(o.seed * 0x2545f4914f6cdd1dULL + 11) {
     if (!o.run.empty()) {
       run_ = parse_run_file(read_text(o.run));
       if (run_.program.lanes != kD.lanes()) {
         throw std::runtime_error(fmt::format("{}: compiled for {} lanes, the design has {}", o.run,
                                              run_.program.lanes, kD.lanes()));
       }
+      more_ = false;
     } else {
       std::mt19937_64 rng(o.seed);
-      auto give_up = [&] {
+      if (!draw_program(rng, cycles_ / 2, Steer{}, true)) {
         std::string why = fmt::format(
             "no random network fits this design and its cycle budget in "
             "{} draws:",
@@ -117,91 +121,17 @@ class NpuBench {
               too_long_, cycles_ / 2);
         }
         throw std::runtime_error(why);
-      };
-      for (int attempt = 0;; ++attempt) {
-        const net::Network n = npugen::tb::random_network(kD, rng);
-        const int batch = 1 + static_cast<int>(rng() % 3);
-        // Three networks in four run through the task unit, the others host-sequenced.
-        const Sequencing how = rng() % 4 != 0 ? Sequencing::kTasks : Sequencing::kHost;
-        // Half the task-unit runs of designs without VQ load every layer's weights,
-        // parameters and gains by the DMA, as when they do not fit the store together.
-        const bool by_dma = how == Sequencing::kTasks && !kD.vq && rng() % 2 == 0;
-        try {
-          run_.program =
-              compile_network(kD, n, batch, {.sequencing = how, .weights_by_dma = by_dma});
-        } catch (const CompileError& e) {
-          refused_.push_back(e.what());
-          if (attempt > 1000) give_up();
-          continue;
-        }
-        reference::Tensor x;
-        x.n = batch;
-        x.h = n.input.h;
-        x.w = n.input.w;
-        x.c = n.input.c;
-        x.data.resize(static_cast<size_t>(batch) * n.input.elements());
-        for (auto& v : x.data) v = static_cast<int8_t>(rng());
-        // A network the cycle budget runs: on the golden model alone (memory answering at
-        // once, none of the bench's own traffic) within half the budget, the other half left
-        // to the bench's memory latencies, its traffic and back-pressure.
-        try {
-          (void)run_program(kD, run_.program, x, cycles_ / 2);
-        } catch (const ProgramTimeout&) {
-          ++too_long_;
-          if (attempt > 1000) give_up();
-          continue;
-        }
-        run_.input = x;
-        auto tensors = reference::run_network(n, x);
-        run_.expected.assign(tensors.begin() + 1, tensors.end());
-        network_ = n;
-        if (run_.program.sequencing == Sequencing::kTasks && rng() % 2 == 0) {
-          junk_groups_ = add_junk_groups(run_.program, rng);
-        }
-        if (kD.vq && rng() % 3 == 0) raw_loads_ = raw_vq_loads(run_.program);
-        if (run_.program.input_at || run_.program.output_at) {
-          if (rng() % 2 == 0) relocated_ = relocate(run_.program, rng);
-        }
-        break;
       }
     }
-    driver_.emplace(kD, run_.program, run_.input);
-    results_.layers.resize(run_.program.layers.size());  // by layer (they may finish out of order)
     // System memory: random latencies and readiness from the seed (fixed with --run).
-    MemoryTiming timing;
-    timing.seed = o.seed;
+    timing_.seed = o.seed;
     if (o.run.empty()) {
       std::mt19937_64 t(o.seed * 31 + 7);
-      timing.min_latency = 1 + static_cast<unsigned>(t() % 4);
-      timing.max_latency = timing.min_latency + static_cast<unsigned>(t() % 8);
-      timing.ready_percent = t() % 3 == 0 ? 100 : 40 + static_cast<unsigned>(t() % 60);
+      timing_.min_latency = 1 + static_cast<unsigned>(t() % 4);
+      timing_.max_latency = timing_.min_latency + static_cast<unsigned>(t() % 8);
+      timing_.ready_percent = t() % 3 == 0 ? 100 : 40 + static_cast<unsigned>(t() % 60);
     }
-    memory_.emplace(program_memory(run_.program, run_.input), timing);
-    // With the task unit, the C driver (sw/<design>_npu_driver.c) makes the register
-    // accesses that start the list and wait for it: the program's last steps (before them,
-    // the host's loads, a VQ layer's APB accesses of the dequantizer among them).
-    const Program& p = run_.program;
-    if (p.sequencing == Sequencing::kTasks) {
-      const auto count = static_cast<uint32_t>(p.descriptors.size());
-      // With the I/O areas moved, the driver's set_base makes the program's first two steps.
-      const size_t driver_steps = npu_driver_steps(0, 0, count).size() + (relocated_ ? 2 : 0);
-      c_from_ = p.steps.size() >= driver_steps ? p.steps.size() - driver_steps : 0;
-      const uint32_t index = relocated_ ? p.steps[c_from_].apb_data : 0;
-      const auto delta = static_cast<uint32_t>(relocated_);
-      c_driver_ = std::make_unique<npugen::tb::DriverThread>(
-          [count, index, delta](npugen::tb::DriverThread& t) {
-            namespace drv = npugen::design::npu_driver;
-            const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
-                                  &npugen::tb::DriverThread::read32,
-                                  &npugen::tb::DriverThread::wait_irq};
-            if (delta != 0) {
-              const int based = drv::set_base(&hal, 0, index, delta);
-              if (based != drv::kOk) return based;
-            }
-            const int started = drv::start(&hal, 0, 0, count);
-            return started != drv::kOk ? started : drv::wait(&hal);
-          });
-    }
+    start_program();
   }
 
   void drive_reset(Vdut& dut, std::mt19937_64& junk) {
@@ -221,7 +151,17 @@ class NpuBench {
   void check_reset(const Vdut& dut, Checker& check) { compare(dut, golden_.outputs(in_), check); }
 
   bool drive(Vdut& dut, uint64_t cycle) {
-    if (driver_->done() || cycle >= cycles_) {
+    // A program done: once the bench's own transfer and the memory's reads are over, the
+    // next one, while the run has not shown what it should and the budget lasts (a short
+    // program leaves most of it).
+    if (driver_->done() && more_ && cycle < cycles_) {
+      if (!extra_ && memory_->idle() && !want_.sys_req_valid) {
+        end_program();
+        more_ = next_program(cycle);
+      }
+    }
+    const bool settling = driver_->done() && more_;
+    if ((driver_->done() && !settling) || cycle >= cycles_) {
       out_of_cycles_ = !driver_->done();
       return false;
     }
@@ -320,82 +260,79 @@ class NpuBench {
   }
 
   void finish(Checker& check, npugen::tb::RunSummary& s) {
-    if (c_driver_ && driver_->done()) {
-      const auto& r = c_driver_->request();
-      if (r.kind != npugen::tb::DriverThread::Kind::kDone) {
-        failures_.push_back(
-            fmt::format("the C driver made an access the program does not have: "
-                        "{} 0x{:03x}",
-                        kind_name(r.kind), r.addr));
-      } else if (c_driver_->result() != npugen::design::npu_driver::kOk) {
-        failures_.push_back(fmt::format("the C driver returned {} (STATUS read 0x{:08x})",
-                                        c_driver_->result(), driver_->last_read()));
-      }
-    }
-    // With the DMA the output is in system memory too: the words the RTL wrote there (every
-    // write request compared) against the reference's last tensor.
-    const Program& prog = run_.program;
-    if (prog.output_at && driver_->done() && !run_.expected.empty()) {
-      const reference::Tensor got = read_memory_tensor(prog, memory_->words());
-      const reference::Tensor& want = run_.expected.back();
-      for (size_t i = 0; i < want.data.size() && i < got.data.size(); ++i) {
-        if (want.data[i] != got.data[i]) {
-          failures_.push_back(fmt::format(
-              "the output the DMA stored at memory word {}: element {} is {}, the reference "
-              "interpreter's {}",
-              *prog.output_at, i, got.data[i], want.data[i]));
-          break;
-        }
-      }
-      elements_checked_ += want.data.size();
-    }
+    if (driver_->done() && !ended_) end_program();
     for (auto& f : failures_) check.fail(f);
     if (out_of_cycles_) {
       check.fail(fmt::format("the network did not finish in {} cycles ({} of {} layers done)",
-                             cycles_, finished_layers_, run_.program.layers.size()));
+                             cycles_, program_layers_, run_.program.layers.size()));
     }
     results_.cycles = cycle_ + 1;
     const Program& p = run_.program;
-    s.counts = {{"layers", finished_layers_},
-                {"elements checked", elements_checked_},
-                {"array steps", steps_},
-                {"sequencer buffer writes", seq_writes_},
-                {"planar buffer writes", planar_writes_},
-                {"random networks refused by the compiler", refused_.size()},
-                {"random networks too long for the cycle budget", too_long_}};
-    unsigned neural = 0, planar = 0;
-    for (const auto& l : p.layers) (l.neural ? neural : planar) += 1;
-    const bool neural_flows =
-        kD.seq.agu.generates(Dataflow::kConv) || kD.seq.agu.generates(Dataflow::kFc);
-    s.goal("neural layers run", neural, neural_flows);
-    if (!neural_flows) s.limits.push_back("agu.dataflows has neither conv nor fc: no neural layer");
-    s.goal("planar layers run", planar, false);
-    s.goal("inputs written im2col'd for their convolution", p.packing.on ? 1 : 0, false);
-    if (kD.seq.zs) {
-      unsigned zs = 0;
-      for (const auto& l : p.layers) zs += l.zs_steps != 0 ? 1 : 0;
-      s.goal("layers run on the zero-skipping array", zs, false);
+    s.counts = {{"layers", finished_layers_}};
+    s.compared("elements checked", elements_checked_);
+    s.counts.insert(s.counts.end(), {{"array steps", steps_},
+                                     {"sequencer buffer writes", seq_writes_},
+                                     {"planar buffer writes", planar_writes_},
+                                     {"random networks refused by the compiler", refused_.size()},
+                                     {"random networks too long for the cycle budget", too_long_}});
+    const bool neural_flows = kD.seq.agu.generates(Dataflow::kConv) || npugen::tb::fc_possible(kD);
+    s.goal("neural layers run", neural_layers_, neural_flows);
+    if (!neural_flows) {
+      s.limits.push_back(
+          kD.seq.agu.generates(Dataflow::kFc)
+              ? "agu.dataflows has fc but not conv, and agu.max_channels is below "
+                "pe_array.lanes (an fc's input is whole words of L channels): no neural layer"
+              : "agu.dataflows has neither conv nor fc: no neural layer");
     }
+    s.goal("planar layers run", planar_layers_, false);
+    s.goal("inputs written im2col'd for their convolution", packed_, false);
+    if (kD.seq.zs) s.goal("layers run on the zero-skipping array", zs_layers_, false);
     if (kD.vq) {
       s.goal("weight rows loaded as codebook indices", raw_loads_ != 0 ? 0 : vq_rows_, false);
       s.goal("weight rows loaded raw through the VQ loader", raw_loads_, false);
     }
-    const bool tasks = p.sequencing == Sequencing::kTasks;
-    s.lines.push_back(fmt::format("sequencing: {}", tasks ? "the task unit" : "the host"));
+    const bool tasks = task_programs_ != 0;
+    s.lines.insert(s.lines.end(), program_lines_.begin(), program_lines_.end());
     for (const std::string& why : refused_) s.lines.push_back("refused by the compiler: " + why);
+    // Goals the bench draws later programs for when the first does not show them: required
+    // unless no program showing them fitted the design and the rest of the budget.
+    s.goal("programs sequenced by the host", host_programs_, !host_missed_ && traffic_);
+    s.goal("programs sequenced by the task unit", task_programs_, !tasks_missed_ && traffic_);
+    if (host_missed_ || tasks_missed_) {
+      s.limits.push_back(fmt::format(
+          "no random network sequenced by the {} fitted the design and the rest of the budget "
+          "(sim.cycles {}, further programs drawn {} times each)",
+          host_missed_ ? "host" : "task unit", cycles_, kLaterDraws));
+    }
     if (tasks) {
       s.goal("register accesses made by the C driver", c_accesses_, true);
       s.goal("descriptor groups the hardware passes over", junk_groups_, false);
       s.goal("system-memory reads", sys_reads_, true);
       s.goal("system-memory requests that waited", sys_waits_, false);
-      s.goal("input words the DMA loaded", p.input_at ? p.input.words(kD.lanes()) : 0, false);
-      s.goal("memory words the DMA stored", memory_->writes(), p.output_at.has_value());
+      s.goal("input words the DMA loaded", input_dma_words_, false);
+      s.goal("memory words the DMA stored", mem_writes_, stores_wanted_);
       s.goal("words the I/O areas moved up, reached through the base table", relocated_, false);
-      unsigned banded = 0, kept = p.input.mem ? 1 : 0;
-      for (const auto& l : p.layers) banded += l.tasks > 1 ? 1 : 0, kept += l.out.mem ? 1 : 0;
-      s.goal("layers run as several engine tasks (row bands, tiles)", banded, false);
-      s.goal("weight, parameter and gain rows the DMA loaded", dma_rows(p), false);
-      s.goal("tensors kept in system memory (above a buffer)", kept, false);
+      s.goal("layers run as several engine tasks (row bands, tiles)", banded_, false);
+      s.goal("tensors kept in system memory (above a buffer)", kept_, false);
+    }
+    s.goal("tasks whose engine started before the DMA loaded their input", engine_first_,
+           traffic_ && !engine_first_missed_);
+    if (engine_first_missed_) {
+      s.limits.push_back(fmt::format(
+          "no random network with a layer reading another's output from a buffer fitted the "
+          "design and the rest of the budget (sim.cycles {}, further programs drawn {} times "
+          "each)",
+          cycles_, kLaterDraws));
+    }
+    if (!kD.vq) {
+      s.goal("weight, parameter and gain rows the DMA loaded", dma_rows_,
+             traffic_ && !dma_rows_missed_);
+      if (dma_rows_missed_) {
+        s.limits.push_back(fmt::format(
+            "no random network loading its weights by the DMA fitted the design and the rest "
+            "of the budget (sim.cycles {}, further programs drawn {} times each)",
+            cycles_, kLaterDraws));
+      }
     }
     if (traffic_) {
       s.goal("the bench's own APB transfers", extra_apb_, true);
@@ -422,13 +359,310 @@ class NpuBench {
 
   std::vector<std::string> diagnose() const {
     std::vector<std::string> lines;
-    lines.push_back(
-        fmt::format("{} of {} layers had finished", finished_layers_, run_.program.layers.size()));
+    lines.push_back(fmt::format("program {}: {} of its {} layers had finished", programs_,
+                                program_layers_, run_.program.layers.size()));
+    if (const auto step = driver_->step_index()) {
+      lines.push_back(fmt::format("its driver at step {} of {} ({})", *step,
+                                  run_.program.steps.size(),
+                                  static_cast<int>(run_.program.steps[*step].kind)));
+    }
     return lines;
   }
   std::string repro_args() const { return ""; }
 
  private:
+  /// What a program after the first is drawn for: a sequencing, weights by the DMA.
+  struct Steer {
+    std::optional<Sequencing> how;
+    bool by_dma = false;
+    bool engine_first = false;  ///< descriptors whose engine writes precede their input's load
+  };
+  static constexpr unsigned kMaxPrograms = 6;  ///< programs a run draws at most
+  static constexpr int kLaterDraws = 40;       ///< draws for a program after the first
+
+  // A random network compiled for the design, run on the golden model alone within
+  // `budget` cycles: run_, network_ and the program's extras. The first program draws as it
+  // always has (its seed's scenario); later ones are steered. False: none in the draws.
+  bool draw_program(std::mt19937_64& rng, uint64_t budget, const Steer& steer, bool first) {
+    for (int attempt = 0;; ++attempt) {
+      if (attempt > (first ? 1000 : kLaterDraws)) return false;
+      const net::Network n = npugen::tb::random_network(kD, rng);
+      const int batch = 1 + static_cast<int>(rng() % 3);
+      // Three networks in four run through the task unit, the others host-sequenced.
+      Sequencing how = rng() % 4 != 0 ? Sequencing::kTasks : Sequencing::kHost;
+      // Half the task-unit runs of designs without VQ load every layer's weights,
+      // parameters and gains by the DMA, as when they do not fit the store together.
+      bool by_dma = how == Sequencing::kTasks && !kD.vq && rng() % 2 == 0;
+      if (steer.how) how = *steer.how;
+      by_dma = (by_dma || steer.by_dma) && how == Sequencing::kTasks && !kD.vq;
+      Program program;
+      try {
+        program = compile_network(kD, n, batch, {.sequencing = how, .weights_by_dma = by_dma});
+      } catch (const CompileError& e) {
+        refused_.push_back(e.what());
+        continue;
+      }
+      if (steer.by_dma && dma_rows(program) == 0) continue;
+      reference::Tensor x;
+      x.n = batch;
+      x.h = n.input.h;
+      x.w = n.input.w;
+      x.c = n.input.c;
+      x.data.resize(static_cast<size_t>(batch) * n.input.elements());
+      for (auto& v : x.data) v = static_cast<int8_t>(rng());
+      // A network the cycle budget runs: on the golden model alone (memory answering at
+      // once, none of the bench's own traffic) within the budget given (half the rest), the
+      // other half left to the bench's memory latencies, its traffic and back-pressure.
+      try {
+        (void)run_program(kD, program, x, budget);
+      } catch (const ProgramTimeout&) {
+        ++too_long_;
+        continue;
+      }
+      // A later program starts where the last left each engine's register groups (the
+      // golden model's run above starts from reset, so it was compiled for groups 0).
+      if (!first) {
+        program = compile_network(kD, n, batch,
+                                  {.sequencing = how,
+                                   .weights_by_dma = by_dma,
+                                   .neural_group = golden_.sequencer().agu().consumer(),
+                                   .planar_group = golden_.planar().current()});
+      }
+      run_.program = std::move(program);
+      run_.input = x;
+      auto tensors = reference::run_network(n, x);
+      run_.expected.assign(tensors.begin() + 1, tensors.end());
+      network_ = n;
+      if (run_.program.sequencing == Sequencing::kTasks && rng() % 2 == 0) {
+        junk_groups_ += add_junk_groups(run_.program, rng);
+      }
+      prog_raw_loads_ = 0;
+      if (kD.vq && rng() % 3 == 0) prog_raw_loads_ = raw_vq_loads(run_.program);
+      raw_loads_ += prog_raw_loads_;
+      prog_relocated_ = 0;
+      // The I/O areas move only in the first program (later ones expect the base table of
+      // reset).
+      if (first && (run_.program.input_at || run_.program.output_at)) {
+        if (rng() % 2 == 0) prog_relocated_ = relocate(run_.program, rng);
+      }
+      relocated_ += prog_relocated_;
+      if (!first && relocated_ != 0) {
+        // An earlier program moved the I/O areas: the base table back to reset first.
+        ProgramStep index;
+        index.kind = ProgramStep::Kind::kApbWrite;
+        index.apb_addr =
+            npu_csr::kTasksWindow + tasks_csr::queue_register(0, tasks_csr::kBaseIndex);
+        ProgramStep base = index;
+        base.apb_addr = npu_csr::kOwnWindow + npu_csr::kBase;
+        run_.program.steps.insert(run_.program.steps.begin(), {index, base});
+      }
+      prog_engine_first_ = 0;
+      if (steer.engine_first) {
+        prog_engine_first_ = engine_first(run_.program, run_.expected);
+        if (prog_engine_first_ == 0) continue;
+        engine_first_ += prog_engine_first_;
+      }
+      return true;
+    }
+  }
+
+  // Descriptors whose engine writes (CTRL.ENABLE among them) come before the region fields,
+  // with their input "in memory": a task reading a tensor a layer wrote into a buffer gets
+  // header bit 25 and a copy of that tensor's buffer words in memory, and its region group
+  // moves to the descriptor's end. The engine starts at once, the DMA loads the same words
+  // over its input at the descriptor's end, and the engine's completion (or error) may come
+  // while the command processor waits for the load: it must be kept. Returns the tasks so
+  // changed (only descriptors with no load of their own, whose first input is a layer's
+  // whole output in a buffer).
+  static uint64_t engine_first(Program& p, const std::vector<reference::Tensor>& expected) {
+    namespace td = task_desc;
+    const unsigned lanes = kD.lanes(), w = dma_words_per_buffer_word(lanes);
+    uint64_t end = p.memory.size();
+    auto area = [&](const std::optional<uint64_t>& at, const ProgramTensor& t) {
+      if (at) end = std::max(end, *at + t.words(lanes) * w);
+    };
+    area(p.input_at, p.input);
+    if (!p.layers.empty()) area(p.output_at, p.layers.back().out);
+    for (const auto& l : p.layers) area(l.out.mem, l.out);
+    uint64_t changed = 0;
+    constexpr uint32_t kRegionGroup = (7U << td::kGroupCountShift) | td::kRegOp;
+    constexpr uint64_t kRegionWords = 8;  // the group word, OP and the six region words
+    for (const uint64_t first : p.descriptors) {
+      const uint32_t length = p.memory.at(first + 1) & 0xffffU;
+      const uint64_t at = first + td::kHeaderWords;
+      if (((p.memory[first] >> td::kInMemoryBit) & 1U) != 0 || p.memory[at] != kRegionGroup ||
+          length <= td::kHeaderWords + kRegionWords) {
+        continue;
+      }
+      const uint64_t in_base = p.memory[at + 2], in_words = p.memory[at + 3];
+      if ((p.memory[at + kRegionWords] & 0xffffU) == td::kRegDmaTarget) continue;  // rows
+      std::optional<size_t> producer;
+      for (size_t j = 0; j < p.layers.size() && j < expected.size(); ++j) {
+        const ProgramTensor& o = p.layers[j].out;
+        if (!o.mem && o.buf * kD.act_words() + o.base == in_base && o.words(lanes) == in_words) {
+          producer = j;
+        }
+      }
+      if (!producer || in_words == 0) continue;
+      const auto words = tensor_words(expected[*producer], lanes);
+      if (words.size() != in_words || end + words.size() * w > kD.tasks.memory_words) continue;
+      if (p.memory.size() < end + words.size() * w) p.memory.resize(end + words.size() * w, 0);
+      for (size_t i = 0; i < words.size(); ++i) {
+        for (unsigned j = 0; j < w; ++j) {
+          uint32_t v = 0;
+          for (unsigned b = 0; b < 4 && j * 4 + b < lanes; ++b) {
+            v |= uint32_t{words[i][j * 4 + b]} << (8 * b);
+          }
+          p.memory[end + i * w + j] = v;
+        }
+      }
+      p.memory[first] |= 1U << td::kInMemoryBit;
+      p.memory[first + 2] = static_cast<uint32_t>(end);
+      end += words.size() * w;
+      // The region group after the engine's writes.
+      const auto b = p.memory.begin();
+      std::rotate(b + static_cast<std::ptrdiff_t>(at),
+                  b + static_cast<std::ptrdiff_t>(at + kRegionWords),
+                  b + static_cast<std::ptrdiff_t>(first + length));
+      ++changed;
+    }
+    return changed;
+  }
+
+  // The drawn program's driver, memory and C driver.
+  void start_program() {
+    driver_.emplace(kD, run_.program, run_.input);
+    results_.layers.clear();
+    results_.layers.resize(run_.program.layers.size());  // by layer (they may finish out of order)
+    memory_.emplace(program_memory(run_.program, run_.input), timing_);
+    ended_ = false;
+    program_layers_ = 0;
+    ++programs_;
+    (run_.program.sequencing == Sequencing::kTasks ? task_programs_ : host_programs_) += 1;
+    // With the task unit, the C driver (sw/<design>_npu_driver.c) makes the register
+    // accesses that start the list and wait for it: the program's last steps (before them,
+    // the host's loads, a VQ layer's APB accesses of the dequantizer among them).
+    c_driver_.reset();
+    c_step_.reset();
+    const Program& p = run_.program;
+    if (p.sequencing == Sequencing::kTasks) {
+      const auto count = static_cast<uint32_t>(p.descriptors.size());
+      // With the I/O areas moved, the driver's set_base makes the program's first two steps.
+      const size_t driver_steps = npu_driver_steps(0, 0, count).size() + (prog_relocated_ ? 2 : 0);
+      c_from_ = p.steps.size() >= driver_steps ? p.steps.size() - driver_steps : 0;
+      const uint32_t index = prog_relocated_ ? p.steps[c_from_].apb_data : 0;
+      const auto delta = static_cast<uint32_t>(prog_relocated_);
+      c_driver_ = std::make_unique<npugen::tb::DriverThread>(
+          [count, index, delta](npugen::tb::DriverThread& t) {
+            namespace drv = npugen::design::npu_driver;
+            const drv::Hal hal = {&t, &npugen::tb::DriverThread::write32,
+                                  &npugen::tb::DriverThread::read32,
+                                  &npugen::tb::DriverThread::wait_irq};
+            if (delta != 0) {
+              const int based = drv::set_base(&hal, 0, index, delta);
+              if (based != drv::kOk) return based;
+            }
+            const int started = drv::start(&hal, 0, 0, count);
+            return started != drv::kOk ? started : drv::wait(&hal);
+          });
+    }
+  }
+
+  // The finished program's end checks (the C driver's result, the output the DMA stored)
+  // and its share of the run's figures.
+  void end_program() {
+    ended_ = true;
+    const Program& prog = run_.program;
+    if (c_driver_) {
+      const auto& r = c_driver_->request();
+      if (r.kind != npugen::tb::DriverThread::Kind::kDone) {
+        failures_.push_back(
+            fmt::format("the C driver made an access the program does not have: "
+                        "{} 0x{:03x}",
+                        kind_name(r.kind), r.addr));
+      } else if (c_driver_->result() != npugen::design::npu_driver::kOk) {
+        failures_.push_back(fmt::format("the C driver returned {} (STATUS read 0x{:08x})",
+                                        c_driver_->result(), driver_->last_read()));
+      }
+    }
+    // With the DMA the output is in system memory too: the words the RTL wrote there (every
+    // write request compared) against the reference's last tensor.
+    if (prog.output_at && !run_.expected.empty()) {
+      const reference::Tensor got = read_memory_tensor(prog, memory_->words());
+      const reference::Tensor& want = run_.expected.back();
+      for (size_t i = 0; i < want.data.size() && i < got.data.size(); ++i) {
+        if (want.data[i] != got.data[i]) {
+          failures_.push_back(fmt::format(
+              "the output the DMA stored at memory word {}: element {} is {}, the reference "
+              "interpreter's {}",
+              *prog.output_at, i, got.data[i], want.data[i]));
+          break;
+        }
+      }
+      elements_checked_ += want.data.size();
+    }
+    for (const auto& l : prog.layers) {
+      (l.neural ? neural_layers_ : planar_layers_) += 1;
+      zs_layers_ += l.zs_steps != 0 ? 1 : 0;
+      banded_ += l.tasks > 1 ? 1 : 0;
+      kept_ += l.out.mem ? 1 : 0;
+    }
+    packed_ += prog.packing.on ? 1 : 0;
+    mem_writes_ += memory_->writes();
+    if (prog.sequencing == Sequencing::kTasks) {
+      kept_ += prog.input.mem ? 1 : 0;
+      input_dma_words_ += prog.input_at ? prog.input.words(kD.lanes()) : 0;
+      stores_wanted_ = stores_wanted_ || prog.output_at.has_value();
+      dma_rows_ += dma_rows(prog);
+    }
+    unsigned by_dma = dma_rows(prog) != 0 ? 1 : 0;
+    program_lines_.push_back(fmt::format(
+        "program {}: {} layers, sequenced by {}{}, finished at cycle {}", programs_,
+        prog.layers.size(), prog.sequencing == Sequencing::kTasks ? "the task unit" : "the host",
+        by_dma != 0 ? ", weights, parameters and gains loaded by the DMA" : "", cycle_));
+    if (prog_engine_first_ != 0) {
+      program_lines_.back() += fmt::format(
+          ", {} tasks with their engine's writes before their input's load", prog_engine_first_);
+    }
+  }
+
+  // A further program, drawn for what the run has not shown yet (weights by the DMA, either
+  // sequencing) within half the budget left. False: none is wanted, or none fits.
+  bool next_program(uint64_t cycle) {
+    if (programs_ >= kMaxPrograms || cycle + 1000 > cycles_) {
+      // No room for another: what is not shown yet is a limit of this budget.
+      dma_rows_missed_ = dma_rows_missed_ || (!kD.vq && dma_rows_ == 0);
+      engine_first_missed_ = engine_first_missed_ || engine_first_ == 0;
+      host_missed_ = host_missed_ || host_programs_ == 0;
+      tasks_missed_ = tasks_missed_ || task_programs_ == 0;
+      return false;
+    }
+    Steer steer;
+    if (!kD.vq && dma_rows_ == 0 && !dma_rows_missed_) {
+      steer = Steer{Sequencing::kTasks, true};
+    } else if (engine_first_ == 0 && !engine_first_missed_) {
+      steer = Steer{Sequencing::kTasks, false, true};
+    } else if (host_programs_ == 0 && !host_missed_) {
+      steer.how = Sequencing::kHost;
+    } else if (task_programs_ == 0 && !tasks_missed_) {
+      steer.how = Sequencing::kTasks;
+    } else {
+      return false;
+    }
+    const size_t refused = refused_.size();
+    if (draw_program(more_rng_, (cycles_ - cycle) / 2, steer, false)) {
+      refused_.resize(refused);  // a later program's refusals say nothing of the design
+      start_program();
+      return true;
+    }
+    refused_.resize(refused);
+    (steer.by_dma                     ? dma_rows_missed_
+     : steer.engine_first             ? engine_first_missed_
+     : steer.how == Sequencing::kHost ? host_missed_
+                                      : tasks_missed_) = true;
+    return next_program(cycle);
+  }
+
   static void drive(Vdut& dut, const NpuInputs& in) {
     npugen::tb::drive_apb(dut, in.apb);
     dut.sys_req_ready_i = in.sys_req_ready;
@@ -800,6 +1034,7 @@ class NpuBench {
     }
     results_.layers.at(index) = LayerResult{l.name, at + 1, std::move(got)};
     ++finished_layers_;
+    ++program_layers_;
   }
 
   uint64_t cycles_;
@@ -835,6 +1070,21 @@ class NpuBench {
   uint64_t relocated_ = 0;    ///< words the DMA's areas moved (the base table's offset)
   uint64_t junk_groups_ = 0;  ///< groups added to the compiler's descriptors
   uint64_t finished_layers_ = 0;
+  // Several programs a run (check mode): the next one drawn from more_rng_.
+  MemoryTiming timing_;
+  std::mt19937_64 more_rng_;
+  bool more_ = true;    ///< a further program may follow the current one
+  bool ended_ = false;  ///< the current program's end checks are made
+  uint64_t programs_ = 0, host_programs_ = 0, task_programs_ = 0, program_layers_ = 0;
+  bool dma_rows_missed_ = false, host_missed_ = false, tasks_missed_ = false;
+  bool engine_first_missed_ = false;
+  uint64_t engine_first_ = 0, prog_engine_first_ = 0;  ///< tasks whose engine starts first
+  uint64_t prog_raw_loads_ = 0, prog_relocated_ = 0;
+  // The finished programs' figures.
+  uint64_t neural_layers_ = 0, planar_layers_ = 0, zs_layers_ = 0, banded_ = 0, kept_ = 0;
+  uint64_t packed_ = 0, mem_writes_ = 0, input_dma_words_ = 0, dma_rows_ = 0;
+  bool stores_wanted_ = false;
+  std::vector<std::string> program_lines_;
 };
 
 }  // namespace

@@ -54,6 +54,17 @@ int log2_up(uint64_t n) {
 
 }  // namespace
 
+bool fc_fits(const golden::NpuDesign& d, const golden::net::Shape& input) {
+  const uint64_t lanes = d.lanes();
+  const uint64_t words = (static_cast<uint64_t>(input.c) + lanes - 1) / lanes;
+  return static_cast<uint64_t>(input.h) * static_cast<uint64_t>(input.w) * words * lanes <=
+         d.seq.agu.max_channels;
+}
+
+bool fc_possible(const golden::NpuDesign& d) {
+  return d.seq.agu.generates(golden::Dataflow::kFc) && d.lanes() <= d.seq.agu.max_channels;
+}
+
 Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   const golden::AguParams& agu = d.seq.agu;
   const golden::PlanarParams& pl = d.planar;
@@ -81,7 +92,18 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   std::vector<int32_t> zp = {n.input_zero_point};
   const int layers = range(rng, 3, 7);
   const bool conv = agu.generates(golden::Dataflow::kConv);
-  const bool fc = agu.generates(golden::Dataflow::kFc);
+  const bool fc = fc_possible(d);
+  // Without conv the first layer is an fc, whose input (H x W words of L channels, the
+  // last word's unused lanes included) the address generator takes as agu.max_channels
+  // channels at most: the input is drawn to fit.
+  const auto lanes = static_cast<int>(d.lanes());
+  const int fc_words = static_cast<int>(agu.max_channels) / lanes;
+  if (!conv && fc && !fc_fits(d, n.input)) {
+    const int h = range(rng, 1, std::min(max_hw, fc_words));
+    const int w = range(rng, 1, std::min(max_hw, fc_words / h));
+    const int words = range(rng, 1, fc_words / (h * w));
+    n.input = Shape{h, w, range(rng, 1, std::max(1, std::min(words * lanes, max_c)))};
+  }
   std::vector<Op> planar;  // the planar operations the design generates
   for (Op op : {Op::kMaxPool, Op::kAvgPool, Op::kAdd, Op::kGainBias, Op::kReduceSum, Op::kReduceMax,
                 Op::kActivation}) {
@@ -117,6 +139,8 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
         golden::reference::ConvLayer& c = l.conv;
         const bool conv = l.op == Op::kConv;
         c.filters = range(rng, 1, static_cast<int>(std::min(agu.max_channels, 2 * d.lanes() + 3)));
+        // Without conv an fc's output is the next fc's input: whole words within the maxima.
+        if (!conv) c.filters = std::min(c.filters, fc_words * lanes);
         if (conv) {
           c.kernel_h = range(rng, 1, static_cast<int>(std::min(agu.max_kernel, 3U)));
           c.kernel_w = range(rng, 1, static_cast<int>(std::min(agu.max_kernel, 3U)));

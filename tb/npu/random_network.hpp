@@ -17,4 +17,11 @@ namespace npugen::tb {
 /// operations the design generates. Throws std::invalid_argument when it generates none.
 golden::net::Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng);
 
+/// Whether the address generator takes an fc over `input`: its H x W words of L channels
+/// (the last word's unused lanes included) are at most agu.max_channels channels.
+bool fc_fits(const golden::NpuDesign& d, const golden::net::Shape& input);
+/// Whether the design runs any fc: fc generated, and one word of L channels within
+/// agu.max_channels.
+bool fc_possible(const golden::NpuDesign& d);
+
 }  // namespace npugen::tb

@@ -180,7 +180,12 @@ class PlanarBench {
     for (const auto& f : pending_failures_) check.fail(f);
     pending_failures_.clear();
     s.count("tasks finished", tasks_done_);
-    s.count("output elements checked", words_checked_);
+    s.compared("output elements checked", words_checked_);
+    if (words_checked_ == 0) {
+      s.vacuous_reasons.push_back(
+          fmt::format("{} tasks programmed, {} finished; the last random task drawn again: {}",
+                      programmed_, tasks_done_, last_skip_.empty() ? "none" : last_skip_));
+    }
     s.count("tasks programmed", programmed_);
     s.count("tasks refused", refused_);
     s.count("writes to an enabled group", busy_writes_);
@@ -504,16 +509,38 @@ class PlanarBench {
     t.out_pixel_stride = ocw + spare;
     t.out_row_stride = t.out_pixel_stride * t.out_width() + spare;
     t.out_image_stride = t.out_row_stride * t.out_height() + spare;
-    const uint64_t in_span = t.in_image_stride * t.batch + kP.words;
-    const uint64_t out_span = t.out_image_stride * t.batch + kP.words;
+    uint64_t in_span = t.in_image_stride * t.batch + kP.words;
+    uint64_t b_span = in_span;
+    uint64_t out_span = t.out_image_stride * t.batch + kP.words;
     const uint64_t half = kWords / 2;
-    if (2 * in_span + out_span + 16 > half || !planar_refusal(kP, t).empty()) return std::nullopt;
-    const uint64_t slack = half - (2 * in_span + out_span);
+    // A few words of margin where the memory is not small (a small one keeps all).
+    const uint64_t margin = half >= 64 ? 16 : 0;
+    if (2 * in_span + out_span + margin > half) {
+      // A small memory: the tensors packed, room for B only with add (a beat's reads beyond
+      // a tensor read words of the shared memory, which the writes, masked to the output's
+      // words, never clobber).
+      in_span = t.in_image_stride * t.batch;
+      b_span = t.op == PlanarOp::kAdd ? in_span : 0;
+      out_span = t.out_image_stride * t.batch;
+    }
+    if (in_span + b_span + out_span > half) {
+      last_skip_ = fmt::format(
+          "a {} task of {} x {} x {} x {} needs {} words, half the memory (planar.act_words "
+          "{}, addresses wrapping at {}) is {}",
+          planar_op_name(t.op), t.batch, t.height, t.width, t.channels, in_span + b_span + out_span,
+          kP.act_words, kWords, half);
+      return std::nullopt;
+    }
+    if (const std::string why = planar_refusal(kP, t); !why.empty()) {
+      last_skip_ = fmt::format("a {} task refused: {}", planar_op_name(t.op), why);
+      return std::nullopt;
+    }
+    const uint64_t slack = half - (in_span + b_span + out_span);
     uint64_t at = g * half + rng_() % (slack / 4 + 1);
     t.a_base = at;
     at += in_span + rng_() % (slack / 4 + 1);
     t.b_base = at;
-    at += in_span + rng_() % (slack / 4 + 1);
+    at += b_span + rng_() % (slack / 4 + 1);
     t.out_base = at;
     return t;
   }
@@ -855,6 +882,7 @@ class PlanarBench {
   unsigned next_group_ = 0;
   unsigned throughput_op_ = 0, throughput_tasks_ = 0;
   bool idle_phase_ = true;
+  std::string last_skip_;  ///< why the last random task was drawn again
   uint64_t tasks_done_ = 0, words_checked_ = 0, programmed_ = 0, refused_ = 0, busy_writes_ = 0;
   uint64_t beats_issued_ = 0, stream_cycles_ = 0;
   uint64_t shapes_[6] = {};

@@ -140,7 +140,16 @@ class SequencerBench {
     }
     s.count("programs", programs_);
     s.count("array steps", steps_);
-    s.count("outputs checked", outputs_checked_);
+    s.compared("outputs checked", outputs_checked_);
+    if (outputs_checked_ == 0) {
+      s.vacuous_reasons.push_back(fmt::format(
+          "{} program(s) of {} layer(s) run; the last program drawn that planned no layer: {}",
+          programs_, layers_done_, last_skip_.empty() ? "none" : last_skip_));
+    }
+    if (whole_) {
+      s.lines.push_back(
+          "programs use the whole of every memory, one at a time: halves held no layer");
+    }
     s.count("host writes", host_writes_);
     s.count("host reads", host_reads_);
     s.count("host requests that waited", host_waits_);
@@ -484,15 +493,23 @@ class SequencerBench {
 
   // A program: a first input written through the host port, then layers that chain.
   void plan_program() {
-    // A half of every memory that no open layer uses.
+    // A half of every memory that no open layer uses; where halves hold no layer (a small
+    // weight store or parameter table), the whole of every memory, one program at a time.
+    if (whole_ && (!layers_.empty() || !host_.empty())) return;
     bool used[2] = {false, false};
     for (const auto& l : layers_) used[l.at.in_base / (kD.agu.act_words / 2)] = true;
     if (used[0] && used[1]) return;
-    const unsigned half = used[program_half_] ? program_half_ ^ 1U : program_half_;
+    const unsigned half = whole_ ? 0 : used[program_half_] ? program_half_ ^ 1U : program_half_;
     program_half_ = half ^ 1U;
-    const uint64_t act_half = kD.agu.act_words / 2;
-    const uint64_t wgt_half = kD.agu.weight_rows / 2;
-    const unsigned grp_half = kD.post.groups() / 2;
+    const unsigned parts = whole_ ? 1 : 2;
+    const uint64_t act_half = kD.agu.act_words / parts;
+    const uint64_t wgt_half = kD.agu.weight_rows / parts;
+    const unsigned grp_half = kD.post.groups() / parts;
+    // Programs drawn in a row that planned no layer: after kEmptyPrograms, whole memories.
+    auto nothing_planned = [&](std::string why) {
+      last_skip_ = std::move(why);
+      if (++empty_programs_ >= kEmptyPrograms && !whole_) whole_ = true, empty_programs_ = 0;
+    };
     const uint64_t act_base = half * act_half;
     uint64_t wgt_next = half * wgt_half;
     unsigned grp_next = half * grp_half;
@@ -513,13 +530,18 @@ class SequencerBench {
       x = random_tensor(n, h, w, c);
       if (words_of(x) <= act_half || tries > 50) break;
     }
-    if (words_of(x) > act_half) return;
+    if (words_of(x) > act_half) {
+      nothing_planned(fmt::format("no first input of {} words or fewer (agu.act_words {})",
+                                  act_half, kD.agu.act_words));
+      return;
+    }
     // Refused now and then: a layer reading and writing one buffer (CFG_ERR; the group
     // stays free).
     if (!perf_ && rng_() % 6 == 0) refuse_ = true;
     unsigned buf = static_cast<unsigned>(rng_() % 2);
     std::deque<MemRequest> loads;
     std::deque<Layer> planned;
+    std::string skip_why = "none";
     push_tensor(loads, x, buf, act_base);
     reference::Tensor cur = x, prev_in = x;
     unsigned prev_buf = buf;
@@ -532,7 +554,13 @@ class SequencerBench {
       const bool spatial = in.h * in.w > 1;
       const Dataflow flow = random_flow(spatial);
       std::optional<Layer> l = random_layer(in, flow);
-      if (!l || words_of(l->want) > act_half) break;
+      if (!l || words_of(l->want) > act_half) {
+        if (planned.empty()) {
+          skip_why = l ? fmt::format("an output of more than {} words", act_half)
+                       : fmt::format("no {} layer over the input", dataflow_name(flow));
+        }
+        break;
+      }
       LayerPlacement& at = l->at;
       at.in_buf = in_buf, at.out_buf = in_buf ^ 1U;
       at.in_base = act_base, at.out_base = act_base;
@@ -544,9 +572,18 @@ class SequencerBench {
         if (!agu_refusal(kD.agu, l->low.regs).empty()) l->low.regs.order = Order::kIm2col;
         if (l->low.regs.order == Order::kMec) l->text += " (MEC)";
       }
+      const std::string refusal = agu_refusal(kD.agu, l->low.regs);
       if (wgt_next + l->low.weight_rows.size() > (half + 1) * wgt_half ||
-          grp_next + l->low.params.size() > (half + 1) * grp_half ||
-          !agu_refusal(kD.agu, l->low.regs).empty()) {
+          grp_next + l->low.params.size() > (half + 1) * grp_half || !refusal.empty()) {
+        if (planned.empty()) {
+          skip_why = !refusal.empty()
+                         ? "the address generator refuses it: " + refusal
+                         : fmt::format(
+                               "{} weight rows and {} parameter groups, of {} and "
+                               "{} free (agu.weight_rows {}, post groups {})",
+                               l->low.weight_rows.size(), l->low.params.size(), wgt_half, grp_half,
+                               kD.agu.weight_rows, kD.post.groups());
+        }
         break;
       }
       push_layer_data(loads, l->low, at);
@@ -563,7 +600,11 @@ class SequencerBench {
       buf = at.out_buf;
       planned.push_back(std::move(*l));
     }
-    if (planned.empty()) return;
+    if (planned.empty()) {
+      nothing_planned("the first layer drawn: " + skip_why);
+      return;
+    }
+    empty_programs_ = 0;
     ++programs_;
     for (auto& r : loads) host_.push_back(std::move(r));
     for (auto& l : planned) layers_.push_back(std::move(l));
@@ -662,8 +703,10 @@ class SequencerBench {
                                           csr::kPostWindow + 0x10,
                                           0x300,
                                           csr::kOwnWindow + csr::kWindowReads,
-                                          csr::kAguWindow + agu_csr::kMecWindow};
-        apb_.push({false, kReads[rng_() % 14], 0});
+                                          csr::kAguWindow + agu_csr::kMecWindow,
+                                          csr::kOwnWindow + csr::kActReads,
+                                          csr::kOwnWindow + csr::kWrites};
+        apb_.push({false, kReads[rng_() % 16], 0});
       }
     }
     in_.apb = apb_.plan(rng_);
@@ -770,6 +813,10 @@ class SequencerBench {
   uint64_t now_ = 0;
   uint64_t layers_done_ = 0, programs_ = 0, steps_ = 0, busy_cycles_ = 0, outputs_checked_ = 0;
   uint64_t host_writes_ = 0, host_reads_ = 0, host_waits_ = 0, refused_ = 0;
+  static constexpr unsigned kEmptyPrograms = 16;
+  bool whole_ = false;           ///< programs use whole memories, one at a time
+  unsigned empty_programs_ = 0;  ///< programs drawn in a row that planned no layer
+  std::string last_skip_;        ///< why the last of them planned none
   uint64_t chained_ = 0, padded_ = 0, multi_block_ = 0, mec_layers_ = 0;
   uint64_t flows_[kDataflowCount] = {};
   uint64_t target_reads_[4] = {};

@@ -100,11 +100,14 @@ void VqStimulus::advance(bool beat_taken, const golden::ApbResponse& apb) {
       beats_left_ = 1 + static_cast<unsigned>(rng_() % 80);
       valid_per_256_ = 64 + static_cast<unsigned>(rng_() % 193);
       ready_per_256_ = 64 + static_cast<unsigned>(rng_() % 193);
-      if (chance(40)) reload_left_ = 1 + static_cast<unsigned>(rng_() % p_.rows);
+      const unsigned most =
+          o_.reload_rows_max == 0 ? p_.rows : std::min(p_.rows, o_.reload_rows_max);
+      if (chance(40)) reload_left_ = 1 + static_cast<unsigned>(rng_() % most);
     }
     // CTRL, then BASE (its unused high bits arbitrary: they must be ignored).
     apb_.push({true, kCtrl, (vq_ ? 1U : 0U) << kCtrlVqEnBit | k_ << kCtrlVlenLsb});
-    apb_.push({true, kBase, base_ | (chance(32) ? static_cast<uint32_t>(rng_()) & ~(p_.rows - 1) : 0U)});
+    apb_.push(
+        {true, kBase, base_ | (chance(32) ? static_cast<uint32_t>(rng_()) & ~(p_.rows - 1) : 0U)});
   }
   plan_cycle();
 }

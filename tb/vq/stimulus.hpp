@@ -23,6 +23,9 @@ struct VqStimulusOptions {
   /// error clears and refused CTRL writes.
   bool throughput = false;
   unsigned beats_per_layer = 64;
+  /// Most rows a reload writes (0: the codebook's): a reload is a share of the budget, not
+  /// all of it.
+  unsigned reload_rows_max = 0;
 };
 
 class VqStimulus {

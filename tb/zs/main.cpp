@@ -136,7 +136,7 @@ class ZsBench {
     if (results_ != offer_job_) {
       check.fail(fmt::format("{} job(s) offered, {} finished", offer_job_, results_));
     }
-    s.count("jobs", results_);
+    s.compared("jobs", results_);
     s.count("dense cycles", dense_total_);
     s.count("schedule steps", schedule_total_);
     s.count("steps streamed", steps_total_);

@@ -15,7 +15,8 @@ namespace npugen::blocks {
 struct RandomConfigOptions {
   /// Keep sizes small enough that every block verilates and co-simulates in seconds
   /// (at most 64 multipliers, codebooks of at most 2^16 bits, memories of at most 2^20
-  /// words, short simulations). Off: the schema's full ranges.
+  /// words, short simulations). Off: the schema's full ranges, but for sim.cycles (1,000 to
+  /// 200,000: a budget every co-simulation reaches its checks in).
   bool small = true;
 };
 

@@ -155,7 +155,9 @@ class Compiler {
         bands_(o.row_bands && dma_),
         dma_weights_(o.weights_by_dma && dma_),
         zero_skip_(o.zero_skip && d.seq.zs.has_value()),
-        buffers_(d.act_words(), o.sequencing == Sequencing::kTasks) {
+        buffers_(d.act_words(), o.sequencing == Sequencing::kTasks),
+        neural_group_(o.neural_group % 2),
+        planar_group_(o.planar_group % 2) {
     host_bytes_ = (d.host_data_bits() + 7) / 8;
   }
 
@@ -626,9 +628,9 @@ class Compiler {
         throw error(i, fmt::format("the sequencer cannot run its band of output rows {} to {}: {}",
                                    b.out_first, b.out_first + b.out_rows - 1, why));
       }
-      const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
-                            agu_csr::kGroupOffset +
-                            static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+      const uint32_t base =
+          npu_csr::kSequencerWindow + sequencer_csr::kAguWindow + agu_csr::kGroupOffset +
+          static_cast<uint32_t>((neural_ + neural_group_) % 2) * agu_csr::kGroupStride;
       for (const agu_csr::Write& w : agu_csr::layer_writes(s)) apb_write(base + w.offset, w.value);
       ++neural_;
       ++pl.tasks;
@@ -682,8 +684,9 @@ class Compiler {
                                    "{}: {}",
                                    b.out_first, b.out_first + b.out_rows - 1, why));
       }
-      const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
-                            static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
+      const uint32_t base =
+          npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+          static_cast<uint32_t>((planar_ + planar_group_) % 2) * planar_csr::kGroupStride;
       for (const planar_csr::Write& w : planar_csr::task_writes(s)) {
         apb_write(base + w.offset, w.value);
       }
@@ -917,9 +920,9 @@ class Compiler {
           task_ = LayerTask{};
           task_.op = task_op(l.op);
         }
-        const uint32_t base = npu_csr::kSequencerWindow + sequencer_csr::kAguWindow +
-                              agu_csr::kGroupOffset +
-                              static_cast<uint32_t>(neural_ % 2) * agu_csr::kGroupStride;
+        const uint32_t base =
+            npu_csr::kSequencerWindow + sequencer_csr::kAguWindow + agu_csr::kGroupOffset +
+            static_cast<uint32_t>((neural_ + neural_group_) % 2) * agu_csr::kGroupStride;
         for (const agu_csr::Write& w : agu_csr::layer_writes(low.regs))
           apb_write(base + w.offset, w.value);
         ++neural_;
@@ -1119,8 +1122,9 @@ class Compiler {
       region(0, x);
       if (add) region(2, y);
       region(4, out);
-      const uint32_t base = npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
-                            static_cast<uint32_t>(planar_ % 2) * planar_csr::kGroupStride;
+      const uint32_t base =
+          npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+          static_cast<uint32_t>((planar_ + planar_group_) % 2) * planar_csr::kGroupStride;
       for (const planar_csr::Write& w : planar_csr::task_writes(t))
         apb_write(base + w.offset, w.value);
       ++planar_;
@@ -1233,6 +1237,7 @@ class Compiler {
   std::vector<bool> live_;                       ///< per tensor: its space is held
   uint64_t weight_rows_ = 0, param_groups_ = 0;  ///< in use
   uint64_t neural_ = 0, planar_ = 0;             ///< tasks programmed on each engine
+  unsigned neural_group_, planar_group_;         ///< each engine's group of its first task
   std::vector<uint32_t> data_;  ///< the data area: the input, weight rows, tensors, the output
   std::optional<uint64_t> input_at_, output_at_;  ///< data-area words of the input and output
   bool input_loaded_ = false;                     ///< the input reader's first task loads it

@@ -171,6 +171,10 @@ struct CompileOptions {
   /// turn), rather than written by the host before the list starts. compile_network chooses
   /// it when the host's way is refused because the tables do not hold every layer's at once.
   bool weights_by_dma = false;
+  /// The register group (0 or 1) each engine takes next: 0 from reset; a program that
+  /// follows another on the same top starts where that one left the engines (their layers
+  /// take the two groups in turn).
+  unsigned neural_group = 0, planar_group = 0;
 };
 
 /// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.

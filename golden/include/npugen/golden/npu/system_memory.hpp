@@ -33,6 +33,8 @@ class SystemMemory {
   /// The memory's words now (the image and what was written; beyond it, 0).
   [[nodiscard]] const std::vector<uint32_t>& words() const { return words_; }
   [[nodiscard]] uint64_t waits() const { return waits_; }  ///< offered, not taken
+  /// No read outstanding.
+  [[nodiscard]] bool idle() const { return pending_.empty(); }
 
  private:
   struct Pending {
