@@ -63,6 +63,32 @@ assert {j["block"] for j in lint} == {j["block"] for j in sims}
 assert all(j["status"] == "pass" for j in jobs), jobs
 print(f"random configuration rand_3_0: {len(sims)} blocks linted and co-simulated")
 PY
+# --random-scope: the small draws keep sim.cycles at 6000 or less and arrays at 64
+# multipliers or less; full ones reach past both (listed only: nothing is built).
+for scope in small full; do
+  "$npugen" regress --random 40 --seed 9 --random-scope "$scope" --list -o "$work/scope_$scope" \
+    > "$work/scope_$scope.log" || fail "--random-scope $scope --list failed"
+done
+"$python" - "$work" <<'PY' || fail "--random-scope does not set the draw's ranges"
+import glob, re, sys
+def sizes(scope):
+    cycles, macs, files = [], [], 0
+    for f in glob.glob(f"{sys.argv[1]}/scope_{scope}.work/random/*.yaml"):
+        text = open(f).read()
+        files += 1
+        assert ("--random-scope full" in text) == (scope == "full"), f
+        cycles += [int(c) for c in re.findall(r"^  cycles: (\d+)", text, re.M)]
+        t = re.search(r"^  tiles: (\d+)", text, re.M)
+        l = re.search(r"^  lanes: (\d+)", text, re.M)
+        if t and l:
+            macs.append(int(t.group(1)) * int(l.group(1)))
+    assert files == 40 and cycles and macs, (scope, files)
+    return max(cycles), max(macs)
+small, full = sizes("small"), sizes("full")
+assert small[0] <= 6000 and small[1] <= 64, small
+assert full[0] > 6000 and full[1] > 64, full
+print(f"--random-scope: small draws reach {small}, full ones {full} (cycles, multipliers)")
+PY
 # Two shards of the smoke tier and their merge: the same four jobs, each run once.
 for i in 1 2; do
   "$npugen" regress "$suite" --shard "$i/2" --jobs 2 -o "$work/shard$i" > "$work/shard$i.log" ||

@@ -32,7 +32,8 @@ using namespace npugen::regress;
 constexpr const char* kRegressMarker = ".npugen-regress";
 
 struct RegressOptions {
-  std::string suite, tier = "smoke", out, rerun, shard, html, slurm, partition;
+  std::string suite, tier = "smoke", out, rerun, shard, html, slurm, partition,
+      random_scope = "small";
   unsigned random_n = 0, jobs = 0, timeout = 1800, shards = 4;
   bool list = false;
   uint64_t seed = 1;
@@ -66,18 +67,20 @@ void write_reports(const fs::path& dir, const Run& run, const std::string& html)
 
 // N random valid configurations, each written (with its seed) into `where`; a lint job and
 // a co-simulation for every block each enables.
-std::vector<Job> random_jobs(unsigned n, uint64_t seed, const fs::path& where) {
+// `full`: drawn over the schema's whole ranges (large arrays and memories); otherwise sizes
+// that verilate and co-simulate in seconds.
+std::vector<Job> random_jobs(unsigned n, uint64_t seed, bool full, const fs::path& where) {
   fs::create_directories(where);
   std::mt19937_64 rng(seed);
   std::vector<Job> jobs;
   for (unsigned k = 0; k < n; ++k) {
     const std::string name = fmt::format("rand_{}_{}", seed, k);
-    const auto drawn = blocks::random_config(rng, name);
+    const auto drawn = blocks::random_config(rng, name, {.small = !full});
     const fs::path file = where / (name + ".yaml");
     util::write_file_atomically(
         file, fmt::format("# npugen random configuration: seed {}, draw {} (npugen regress "
-                          "--random {} --seed {})\n{}",
-                          seed, k, n, seed, drawn.yaml));
+                          "--random {} --seed {}{})\n{}",
+                          seed, k, n, seed, full ? " --random-scope full" : "", drawn.yaml));
     const auto loaded = blocks::load_config_text(drawn.yaml, file.string());
     if (!loaded.config) throw CommandError(kToolFailed, file.string() + ": drawn invalid");
     for (const auto* b : blocks::generated(*loaded.config)) {
@@ -270,7 +273,8 @@ void run(RegressOptions& o) {
   check_output_folder("-o", work, "");  // the work folder beside it: DIR.work
   check_distinct("--html", o.html, "-o", work);
   // The draws are written into the work folder: a failing one is there with its seed.
-  if (o.random_n != 0) jobs = random_jobs(o.random_n, o.seed, work / "random");
+  if (o.random_n != 0)
+    jobs = random_jobs(o.random_n, o.seed, o.random_scope == "full", work / "random");
   materialize_inline(jobs, work / "configs");
   jobs = shard_of(jobs, slice);
   if (!o.rerun.empty()) jobs = failed_only(jobs, o.rerun, run);
@@ -323,10 +327,16 @@ void add_regress_command(CLI::App& app) {
       ->check(non_empty());
   cmd->add_option("--shard", o.shard, "i/n: only every n-th job from the i-th (1-based)")
       ->check(non_empty());
-  cmd->add_option("--random", o.random_n,
+  CLI::Option* random = cmd->add_option("--random", o.random_n,
                   "Instead of a suite: N random valid configurations, each generated, linted "
                   "and co-simulated in every block it enables")
       ->check(positive_integer());
+  cmd->add_option("--random-scope", o.random_scope,
+                  "small: sizes that verilate and co-simulate in seconds; full: the schema's "
+                  "whole ranges (arrays to 4096 multipliers, large memories)")
+      ->check(CLI::IsMember({"small", "full"}))
+      ->needs(random)
+      ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of --random's draw")
       ->check(unsigned_integer())
       ->capture_default_str();

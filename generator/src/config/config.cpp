@@ -33,8 +33,9 @@ Config read(Reader& r, Section root, const Parts& parts) {
   Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
   sim.integer("cycles", c.sim.cycles, 1, 4'000'000'000,
               "Clock cycles to simulate (--cycles overrides); the NPU's co-simulation runs "
-              "one random network, drawn so that the golden model alone finishes it in half "
-              "of them.");
+              "a random network, drawn so that the golden model alone finishes it in half "
+              "of them, then further programs while the budget lasts (docs/npu.md). A run "
+              "that compares nothing fails.");
   sim.integer("seed", c.sim.seed, 0, 4'294'967'295,
               "Seed of the random stimulus (--seed overrides).");
   c.sim.valid_probability =
