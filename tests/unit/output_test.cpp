@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "blocks/block.hpp"
 #include "config/config.hpp"
@@ -201,4 +202,27 @@ TEST_CASE("temporaries of killed runs are removed by the next run and live ones 
   npugen::util::write_file_atomically(file, "data");
   CHECK(slurp(file) == "data");
   CHECK_FALSE(fs::exists(stale));
+}
+
+TEST_CASE("the manifest's synthesis script is the script of the block that is its top",
+          "[output]") {
+  const auto from_file = [](const std::string& name) {
+    return design_from(slurp(fs::path(NPUGEN_SOURCE_DIR) / "configs" / name));
+  };
+  // An NPU top (the top is the last block, not the first), a sequencer design, one block.
+  for (const auto& d :
+       {from_file("npu_tiny.yaml"), from_file("seq_odd_3x6.yaml"), design_from(kSmall)}) {
+    INFO(d.config.design.name);
+    const auto files = npugen::emit::emit_design(d);
+    const auto manifest = nlohmann::json::parse(files.at(npugen::emit::kManifest));
+    REQUIRE(manifest["top"] == d.top);
+    int tops = 0;
+    for (const auto& b : manifest["blocks"]) {
+      if (b["top"] != manifest["top"]) continue;
+      ++tops;
+      CHECK(manifest["synthesis_script"] == b["synthesis_script"]);
+    }
+    CHECK(tops == 1);
+    CHECK(files.contains(manifest["synthesis_script"].get<std::string>()));
+  }
 }

@@ -48,19 +48,23 @@ util::FileMap emit_design(const elab::Design& design) {
       if (std::find(rtl.begin(), rtl.end(), f) == rtl.end()) rtl.push_back(f);
     }
   }
-  const nlohmann::json manifest = {
-      {"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
-      {"design", design.config.design.name},
-      {"top", design.top},
-      {"config_file", design.config_file},
-      {"config_hash", design.config_hash},
-      {"filelist", eda.filelist},
-      {"fusesoc_core", eda.core},
-      {"readme", eda.readme},
-      {"synthesis_script", outputs.empty() ? std::string() : outputs.front().synthesis_script},
-      {"rtl", rtl},
-      {"blocks", blocks},
-      {"files", list}};
+  // The synthesis script of the design's top (the NPU top's when it is generated).
+  std::string top_script;
+  for (const blocks::BlockFiles& out : outputs) {
+    if (out.top == design.top) top_script = out.synthesis_script;
+  }
+  const nlohmann::json manifest = {{"generated_by", {{"tool", "npugen"}, {"version", kVersion}}},
+                                   {"design", design.config.design.name},
+                                   {"top", design.top},
+                                   {"config_file", design.config_file},
+                                   {"config_hash", design.config_hash},
+                                   {"filelist", eda.filelist},
+                                   {"fusesoc_core", eda.core},
+                                   {"readme", eda.readme},
+                                   {"synthesis_script", top_script},
+                                   {"rtl", rtl},
+                                   {"blocks", blocks},
+                                   {"files", list}};
   files[kManifest] = manifest.dump(2) + "\n";
   return files;
 }
