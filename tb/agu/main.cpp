@@ -1,4 +1,4 @@
-// Co-simulation of a generated address generator (SPEC M5): the verilated RTL and the golden
+// Co-simulation of a generated address generator: the verilated RTL and the golden
 // model run the same seeded stimulus, and every output is compared every cycle from the
 // first cycle of reset: set_valid_o, cfg_err_o, the APB port and, while a set is offered,
 // every field of the address set. Every set taken is also checked against the plain

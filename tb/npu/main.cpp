@@ -1,4 +1,4 @@
-// Co-simulation of a generated NPU top (issue 15, docs/npu.md): the verilated top and the
+// Co-simulation of a generated NPU top (docs/npu.md): the verilated top and the
 // golden model (golden/npu/model: the sequencer's and the planar engine's models composed
 // with the host-port arbiter) get the same inputs every cycle from one ProgramDriver, the
 // host side of a compiled network (golden/npu/program), and every output is compared every

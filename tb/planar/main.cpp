@@ -1,4 +1,4 @@
-// Co-simulation of a generated planar engine (issue 14): the verilated RTL and the golden
+// Co-simulation of a generated planar engine: the verilated RTL and the golden
 // model run the same seeded stimulus, and every output is compared every cycle from the
 // first cycle of reset: both read ports' requests, the write port (address, word mask and
 // data while valid), the APB port, cfg_err_o, busy_o and task_done_o. Every output tensor

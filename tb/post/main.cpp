@@ -1,4 +1,4 @@
-// Co-simulation of a generated post unit (issue 13): the verilated RTL and the golden model
+// Co-simulation of a generated post unit: the verilated RTL and the golden model
 // run the same seeded stimulus; every output is compared every cycle from the first cycle
 // of reset (in_ready_o, out_valid_o, the APB port, and the results and their
 // count while out_valid_o is high), and every result taken is checked against the plain

@@ -1,4 +1,4 @@
-// Co-simulation of a generated sequencer (SPEC M4, issue 13): the verilated RTL and the
+// Co-simulation of a generated sequencer: the verilated RTL and the
 // golden model (which composes the address generator's, the PE array's and the post unit's)
 // run the same seeded stimulus; every output is compared every cycle from the first cycle
 // of reset: the APB port, the host port's ready and read data, busy, layer_done, CFG_ERR

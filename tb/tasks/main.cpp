@@ -1,4 +1,4 @@
-// Co-simulation of a generated task unit (SPEC M2): the verilated RTL and the golden model
+// Co-simulation of a generated task unit: the verilated RTL and the golden model
 // see the same inputs every cycle (APB register writes that load task lists into queues and
 // random register reads, descriptor memory taking the RTL's read requests when its random
 // mem_ready_i allows (a share of stalls per seed) and answering them after random

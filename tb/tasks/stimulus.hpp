@@ -1,4 +1,4 @@
-// Task-unit co-simulation stimulus (SPEC M2), needing no verilated model: scenarios of
+// Task-unit co-simulation stimulus, needing no verilated model: scenarios of
 // task lists spread over every queue (chains, diamonds, wide fan-out, a long neural task
 // with many short planar ones, random graphs whose regions are reused, lists that fill the
 // task buffer, a higher-priority list that replaces a descriptor waiting in the fetch

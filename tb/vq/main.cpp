@@ -1,4 +1,4 @@
-// Co-simulation of a generated dequantizer (SPEC M3): the verilated RTL and the golden
+// Co-simulation of a generated dequantizer: the verilated RTL and the golden
 // model run the same seeded stimulus, and every output is compared every cycle from the
 // first cycle of reset: in_ready_o, out_valid_o, err_o, the APB port (PREADY, PSLVERR,
 // PRDATA), and the beat's weights, vector length, VQ and error flags while out_valid_o is

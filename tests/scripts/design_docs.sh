@@ -20,6 +20,25 @@ work="$dir.docs"
 rm -rf "$work"
 mkdir -p "$work"
 
+# The folder speaks of the product: none of the files the manifest lists (RTL comments, docs,
+# the co-simulation's sources) cites a tracker's issue or a specification's item number.
+refs=$(python3 - "$dir" <<'PY'
+import json, os, re, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "manifest.json")))
+for f in m["files"]:
+    path = os.path.join(d, f["path"])
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (UnicodeDecodeError, FileNotFoundError):
+        continue
+    for n, line in enumerate(text.splitlines(), 1):
+        if re.search(r"\b(issue [0-9]+|SPEC M[0-9])", line):
+            print(f"{f['path']}:{n}: {line.strip()[:100]}")
+PY
+)
+[ -z "$refs" ] || fail "the design folder cites issue or specification numbers:"$'\n'"$refs"
+
 python3 - "$dir" <<'PY' || fail "$dir/README.md does not describe the folder"
 import json, os, sys
 d = sys.argv[1]

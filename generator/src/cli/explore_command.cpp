@@ -1,4 +1,4 @@
-// npugen explore (issue 17, docs/explore.md): sweeps configuration keys and reports, for each
+// npugen explore (docs/explore.md): sweeps configuration keys and reports, for each
 // point, the golden model's cycles of a network (no RTL) and Yosys's cells and flip-flops of
 // the generated NPU top (cached by manifest hash), the Pareto front of the two, and the best
 // point under an area budget or a frame-rate target.

@@ -1,4 +1,4 @@
-// npugen compile and npugen run (issue 15, docs/npu.md): a network file compiled for a
+// npugen compile and npugen run (docs/npu.md): a network file compiled for a
 // design's NPU top, and run on its verilated model against the golden model and the plain
 // reference network interpreter, layer by layer.
 #include <fmt/format.h>

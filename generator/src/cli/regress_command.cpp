@@ -1,4 +1,4 @@
-// npugen regress (issue 17, docs/regress.md): a suite's tier of co-simulation, lint and
+// npugen regress (docs/regress.md): a suite's tier of co-simulation, lint and
 // network jobs in a local pool, as shards, or as a Slurm job array; reports as JSON, JUnit
 // XML, a summary table and an HTML page.
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // npugen schedule: runs a task list (or a network compiled into one) through the golden
-// task unit (SPEC M2) and reports when each task ran, the makespan against serial
+// task unit and reports when each task ran, the makespan against serial
 // execution and the lower bound, and draws the timeline.
 #include <fmt/format.h>
 

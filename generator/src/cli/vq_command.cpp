@@ -1,4 +1,4 @@
-// npugen vq encode / decode: codebook training for the dequantizer (SPEC M3), and the
+// npugen vq encode / decode: codebook training for the dequantizer, and the
 // way back from indices and codebook to weights.
 #include <fmt/format.h>
 

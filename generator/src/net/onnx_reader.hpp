@@ -1,4 +1,4 @@
-// Reading a quantized ONNX model (issue 16, docs/onnx.md) into the network model the network
+// Reading a quantized ONNX model (docs/onnx.md) into the network model the network
 // file reader fills (golden::net::Network): both of ONNX's int8 quantization formats,
 // QOperator (QLinearConv, QLinearMatMul, and ONNX Runtime's com.microsoft QGemm, QLinearAdd,
 // QLinearAveragePool, QLinearGlobalAveragePool) and QDQ (QuantizeLinear/DequantizeLinear

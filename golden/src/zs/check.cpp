@@ -1,4 +1,4 @@
-// The contract of SPEC M1, checked from the definition. Written apart from the
+// The zero-skipping contract, checked from the definition. Written apart from the
 // preprocessing on purpose: it shares no code with it.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// The address generator (SPEC M5: convolution as a matrix multiply): from a layer's
+// The address generator (convolution as a matrix multiply): from a layer's
 // registers, in two ping-pong groups, one address set per cycle in im2col order for the PE
 // array (section `agu`; the array's tiles and lanes come from section pe_array).
 #pragma once

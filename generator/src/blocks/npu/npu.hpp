@@ -1,4 +1,4 @@
-// The NPU top (issue 15, docs/npu.md; section `npu`): the sequencer (the neural engine) and
+// The NPU top (docs/npu.md; section `npu`): the sequencer (the neural engine) and
 // the planar engine, which reads and writes the sequencer's activation buffers A and B
 // through its host port, the task unit in front of them (descriptors in system memory,
 // replayed into the engines' registers by two command processors), under one APB port,

@@ -1,4 +1,4 @@
-// The planar engine (issue 14, seed 001's planar engine): pooling, ADD, gain and bias,
+// The planar engine (seed 001's planar engine): pooling, ADD, gain and bias,
 // reductions and the clamp on int8 NHWC tensors, W words a cycle, with two ping-pong task
 // register groups (section `planar`; the word's lanes come from section pe_array).
 #pragma once

@@ -1,4 +1,4 @@
-// The post unit (issue 13): P TFLite int8 requantizations per cycle after the
+// The post unit: P TFLite int8 requantizations per cycle after the
 // accumulators, with a per-channel parameter table; the output's zero point and clamp come
 // with each beat (section `post`).
 #pragma once

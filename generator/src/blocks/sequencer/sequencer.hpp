@@ -1,4 +1,4 @@
-// The sequencer (SPEC M4, issue 13): the neural engine that runs convolution and fully
+// The sequencer: the neural engine that runs convolution and fully
 // connected layers on the PE array (section `sequencer`). It instantiates the blocks it is
 // built from, which the configuration also enables: the address generator (section agu,
 // whose register groups are the layer registers), the dense PE array (pe_array) and the

@@ -1,4 +1,4 @@
-// The task unit (SPEC M2): task queues with priorities, a fixed-priority arbiter, a fetch
+// The task unit: task queues with priorities, a fixed-priority arbiter, a fetch
 // queue a higher-priority task may replace, a configuration queue, and a task buffer that
 // tracks each task's dependencies and conflicts and grants neural and planar engines
 // access in list order per kind (section `tasks`).

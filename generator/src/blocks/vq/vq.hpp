@@ -1,4 +1,4 @@
-// The vector-quantized weight dequantizer (SPEC M3): P copies of a codebook of N rows x M
+// The vector-quantized weight dequantizer: P copies of a codebook of N rows x M
 // weights turning P indices a cycle into P vectors of a per-layer length m, with virtual
 // tables, configuration registers, a codebook write port and an out-of-table error flag
 // (section `vq`).

@@ -1,4 +1,4 @@
-// The zero-skipping PE array (SPEC M1): weights preprocessed offline with hierarchical
+// The zero-skipping PE array: weights preprocessed offline with hierarchical
 // lookahead/lookaside, a control-bit buffer beside the weight buffer, lane activation
 // muxes, tile prefetch muxes and result demultiplexers. It builds on the `pe_array`
 // section's array and stands in for the dense array when enabled (section `zs`).

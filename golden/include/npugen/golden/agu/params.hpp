@@ -1,4 +1,4 @@
-// Parameters of the address generator (SPEC M5: convolution as a matrix multiply), the
+// Parameters of the address generator (convolution as a matrix multiply), the
 // layer it is programmed with (its register groups are the neural engine's layer
 // registers), and the address sets it streams, as the golden model, the plain reference
 // and the testbench see them. The generator fills AguParams from the validated

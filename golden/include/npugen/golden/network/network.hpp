@@ -1,4 +1,4 @@
-// A quantized network as the NPU runs it (issue 15): the layers of a network file
+// A quantized network as the NPU runs it: the layers of a network file
 // (docs/network.md) with their TFLite int8 arithmetic, in the plain reference's terms.
 // The network-file reader (generator) fills it, the compiler lowers it to engine tasks,
 // and the plain reference interpreter (network/reference.hpp) runs it directly.

@@ -1,4 +1,4 @@
-// The plain reference network interpreter (issue 15): each layer of a network run by the
+// The plain reference network interpreter: each layer of a network run by the
 // plain reference loops (post/reference: conv2d_direct, fully_connected; planar/reference:
 // pooling, ADD, gain and bias, reductions, clamp), layer by layer. It shares no code with
 // the golden models or the compiler: `npugen run` checks every layer of the NPU and of the

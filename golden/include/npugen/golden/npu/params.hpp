@@ -1,4 +1,4 @@
-// The NPU top (issue 15, docs/npu.md): the sequencer (the neural engine: address generator,
+// The NPU top (docs/npu.md): the sequencer (the neural engine: address generator,
 // dense PE array, post unit, activation buffers A and B, weight store and cache) and the
 // planar engine, which reads and writes buffers A and B through the sequencer's host port;
 // the task unit in front of both (descriptors in system memory, replayed into the engines'

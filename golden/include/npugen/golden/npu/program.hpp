@@ -1,4 +1,4 @@
-// A network compiled for an NPU top (issue 15, docs/npu.md): where every tensor, weight row
+// A network compiled for an NPU top (docs/npu.md): where every tensor, weight row
 // and parameter group goes, and the steps a host takes to run it (host-port writes of
 // weights and parameters, APB writes of each layer's register group, waits for the engines'
 // completions), plus what the runner needs to read results back and report. compile_network

@@ -1,4 +1,4 @@
-// The planar engine's arithmetic (issue 14), operation by operation: pooling as seed 001's
+// The planar engine's arithmetic, operation by operation: pooling as seed 001's
 // H filter, line buffer and V filter (a row's window taps first, then the window's rows),
 // the average through the reciprocal divider, ADD's and the gain's scaling through the post
 // unit's golden requantization, the reductions row by row (or lane by lane, word by word).

@@ -1,4 +1,4 @@
-// The planar engine's average (issue 14): a pooling window's sum divided by the count of
+// The planar engine's average: a pooling window's sum divided by the count of
 // its valid positions, rounded as TFLite's int8 average pooling rounds (half away from
 // zero):
 //

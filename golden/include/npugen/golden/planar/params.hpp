@@ -1,4 +1,4 @@
-// Parameters of the planar engine (issue 14, seed 001's planar engine: npu.md row 001-1 and
+// Parameters of the planar engine (seed 001's planar engine: npu.md row 001-1 and
 // section 4.7), the task its register groups describe, why the hardware refuses a task, and
 // its registers. The generator fills PlanarParams from the validated configuration (the
 // `planar` section and the PE array's lanes); planar_csr::register_map() is the one

@@ -1,4 +1,4 @@
-// The plain reference of the planar engine's modes (issue 14, seed 001's planar engine):
+// The plain reference of the planar engine's modes (seed 001's planar engine):
 // TFLite int8 pooling, ADD, a per-channel gain and bias, and a clamp, as nested loops over
 // int64 with the rounding coded from its definition. It shares no code with the planar
 // golden model; the requantization is the post unit's plain one (post/reference.hpp).

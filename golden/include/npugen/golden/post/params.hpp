@@ -1,4 +1,4 @@
-// Parameters of the post unit (issue 13: the requantization after the accumulators), its
+// Parameters of the post unit (the requantization after the accumulators), its
 // registers, and its cycle model's ports. The arithmetic is golden/post/requant.hpp
 // (docs/post.md); post_csr::register_map() is the one definition of the registers.
 #pragma once

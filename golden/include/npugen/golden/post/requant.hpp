@@ -1,4 +1,4 @@
-// The post unit's arithmetic (SPEC M4, issue 13): TFLite's int8 requantization, as the
+// The post unit's arithmetic: TFLite's int8 requantization, as the
 // RTL computes it, stage by stage. docs/post.md defines it once in words; this is the
 // golden model's coding, and golden/src/post/reference.cpp codes it again, apart,
 // for the plain reference.

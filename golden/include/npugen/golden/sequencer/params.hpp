@@ -1,4 +1,4 @@
-// Parameters of the sequencer (SPEC M4, issue 13: the neural engine that runs convolution
+// Parameters of the sequencer (the neural engine that runs convolution
 // and fully connected layers on the PE array), its registers, its host memory port, and
 // how it is built from the blocks it instantiates (the address generator, the dense PE
 // array, the post unit). docs/sequencer.md describes the whole; sequencer_csr::register_map()

@@ -1,4 +1,4 @@
-// Task lists (SPEC M2): what a compiler hands the task manager. A task reads up to two
+// Task lists: what a compiler hands the task manager. A task reads up to two
 // regions of the shared data buffer and writes one; the hardware derives dependencies
 // (reads of an unfinished task's output) and conflicts (writes over data an unfinished
 // task still reads or writes) from these regions. Descriptors are the binary form in

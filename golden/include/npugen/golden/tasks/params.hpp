@@ -1,4 +1,4 @@
-// Parameters of the asynchronous task unit (SPEC M2): task manager (queues, arbiter,
+// Parameters of the asynchronous task unit: task manager (queues, arbiter,
 // fetch queue, configuration queue) and data control (task buffer, access enable), as
 // the golden model, the testbench and the scheduler see them. The generator fills
 // TaskParams from the validated configuration (one source of truth). The register map

@@ -1,4 +1,4 @@
-// Cycle-exact model of the generated task unit (SPEC M2) at its ports: the task manager
+// Cycle-exact model of the generated task unit at its ports: the task manager
 // (K queues, fixed-priority arbiter, descriptor fetch and parse into a single-entry
 // fetch queue, configuration queue) and the data control (task buffer of E entries with
 // dependency and conflict vectors, access enable, engine bookkeeping). Engines and

@@ -1,4 +1,4 @@
-// Cycle model of the generated dequantizer (SPEC M3) at its ports: configuration
+// Cycle model of the generated dequantizer at its ports: configuration
 // registers on an APB port (npugen/golden/common/apb.hpp), a codebook write port that fills every
 // copy, an index stream in and a weight stream out, both valid/ready. Bit-exact and cycle-exact:
 // the co-simulation compares it with the RTL every cycle.

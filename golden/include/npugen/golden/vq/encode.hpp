@@ -1,4 +1,4 @@
-// Codebook training for the dequantizer (SPEC M3): k-means with k-means++ seeding over
+// Codebook training for the dequantizer: k-means with k-means++ seeding over
 // weight vectors, the centroids rounded into the weight format, and every vector assigned
 // to its nearest stored codeword. Deterministic for a given seed (raw std::mt19937_64
 // output, no library distributions).

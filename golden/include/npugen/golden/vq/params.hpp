@@ -1,4 +1,4 @@
-// Parameters of the vector-quantized weight dequantizer (SPEC M3), as the golden model,
+// Parameters of the vector-quantized weight dequantizer, as the golden model,
 // the testbench and the encoder see them. The generator fills VqParams from the validated
 // configuration (one source of truth). vq_csr::register_map() is the one definition of
 // the dequantizer's registers: the RTL's package, the register-map documents, the golden

@@ -1,4 +1,4 @@
-// Hierarchical zero-skipping preprocessing (SPEC M1, seed 000) and its contract.
+// Hierarchical zero-skipping preprocessing (seed 000) and its contract.
 //
 // A weight tensor has one time axis (rows c, the original cycles), one reducible axis
 // (lanes, summed by a tile's adder tree) and one or more non-reducible axes (tiles, and
@@ -74,7 +74,7 @@ struct ScheduleStats {
 HierSchedule preprocess(const HierTensor& tensor, const std::vector<SkipDepth>& levels,
                         ScheduleStats* stats = nullptr);
 
-/// Proves the contract of SPEC M1 for a schedule of `tensor`: bases strictly increasing
+/// Proves the zero-skipping contract for a schedule of `tensor`: bases strictly increasing
 /// and inside the tensor, every select inside its level's depths, every nonzero used
 /// exactly once with its own activation and accumulator, nothing else used. Returns the
 /// problems found (at most `limit`); empty means the schedule is correct. Shares no code
