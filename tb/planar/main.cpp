@@ -51,6 +51,9 @@ constexpr const PlanarParams& kP = npugen::design::kPlanar;
 namespace csr = planar_csr;
 constexpr unsigned kV = kP.beat_lanes();
 constexpr uint64_t kWords = uint64_t{1} << kP.act_addr_bits();  // addresses wrap here
+// A memory whose halves hold no task (a word each: a task reads one word and writes
+// another): each task has the whole of it, one task at a time.
+constexpr bool kWhole = kWords < 4;
 
 uint32_t group_address(unsigned g, uint32_t offset) {
   return csr::kGroupOffset + g * csr::kGroupStride + offset;
@@ -187,7 +190,13 @@ class PlanarBench {
                       programmed_, tasks_done_, last_skip_.empty() ? "none" : last_skip_));
     }
     s.count("tasks programmed", programmed_);
-    s.count("tasks drawn the smallest (no random task fitted the cycles left)", smallest_tasks_);
+    s.count("tasks drawn the smallest (no random task fitted the memory and the cycles left)",
+            smallest_tasks_);
+    s.count("add tasks reading A as B (no room for B)", b_is_a_);
+    if (kWhole) {
+      s.lines.push_back(fmt::format(
+          "tasks use the whole memory ({} words), one at a time: its halves hold no task", kWords));
+    }
     if (timed_tasks_ > 0) {
       s.lines.push_back(fmt::format(
           "{} tasks started from idle took at most {:.3f} of the cycles estimated for them "
@@ -478,6 +487,10 @@ class PlanarBench {
   // no task is in the engine and none has been checked, is programmed even where its
   // estimate runs past the run's end.
   std::optional<PlanarTask> random_task(unsigned g, bool smallest) {
+    if (kWhole && running_[g ^ 1U]) {
+      last_skip_ = "the other group's task holds the whole memory";
+      return std::nullopt;
+    }
     std::vector<PlanarOp> ops;
     for (unsigned o = 0; o < kPlanarOpCount; ++o) {
       const auto op = static_cast<PlanarOp>(o);
@@ -599,7 +612,8 @@ class PlanarBench {
     uint64_t in_span = t.in_image_stride * t.batch + kP.words;
     uint64_t b_span = in_span;
     uint64_t out_span = t.out_image_stride * t.batch + kP.words;
-    const uint64_t half = kWords / 2;
+    const uint64_t half = kWhole ? kWords : kWords / 2;
+    bool b_is_a = false;  // add reading one tensor twice
     // A few words of margin where the memory is not small (a small one keeps all).
     const uint64_t margin = half >= 64 ? 16 : 0;
     if (2 * in_span + out_span + margin > half) {
@@ -609,6 +623,8 @@ class PlanarBench {
       in_span = t.in_image_stride * t.batch;
       b_span = t.op == PlanarOp::kAdd ? in_span : 0;
       out_span = t.out_image_stride * t.batch;
+      // Where A, B and the output do not fit, add reads A as B too (A + A).
+      if (b_span > 0 && in_span + b_span + out_span > half) b_span = 0, b_is_a = true;
     }
     if (in_span + b_span + out_span > half) {
       last_skip_ = fmt::format(
@@ -623,10 +639,10 @@ class PlanarBench {
       return std::nullopt;
     }
     const uint64_t slack = half - (in_span + b_span + out_span);
-    uint64_t at = g * half + rng_() % (slack / 4 + 1);
+    uint64_t at = (kWhole ? 0 : g * half) + rng_() % (slack / 4 + 1);
     t.a_base = at;
     at += in_span + rng_() % (slack / 4 + 1);
-    t.b_base = at;
+    t.b_base = b_is_a ? t.a_base : at;
     at += b_span + rng_() % (slack / 4 + 1);
     t.out_base = at;
     return t;
@@ -886,7 +902,8 @@ class PlanarBench {
       if (++throughput_tasks_ > 2 * kPlanarOpCount) idle_phase_ = false;
     }
     fill_tensor(*t, t->a_base);
-    if (t->op == PlanarOp::kAdd) fill_tensor(*t, t->b_base);
+    if (t->op == PlanarOp::kAdd && t->b_base != t->a_base) fill_tensor(*t, t->b_base);
+    b_is_a_ += t->op == PlanarOp::kAdd && t->b_base == t->a_base;
     std::vector<PlanarGain> gains;
     if (t->op == PlanarOp::kGainBias) {
       const unsigned rows = (t->channels + kV - 1) / kV;
@@ -979,9 +996,11 @@ class PlanarBench {
   unsigned next_group_ = 0;
   unsigned throughput_op_ = 0, throughput_tasks_ = 0;
   bool idle_phase_ = true;
-  std::string last_skip_;        ///< why the last random task was drawn again
-  uint64_t smallest_tasks_ = 0;  ///< tasks drawn the smallest: no random one fitted the cycles
-  double worst_ratio_ = 0;       ///< the most a task started from idle took of its estimate
+  std::string last_skip_;  ///< why the last random task was drawn again
+  uint64_t smallest_tasks_ = 0;
+  uint64_t b_is_a_ = 0;     ///< add tasks reading A twice (no room for B)  ///< tasks drawn the
+                            ///< smallest: no random one fitted the cycles
+  double worst_ratio_ = 0;  ///< the most a task started from idle took of its estimate
   uint64_t timed_tasks_ = 0;
   uint64_t tasks_done_ = 0, words_checked_ = 0, programmed_ = 0, refused_ = 0, busy_writes_ = 0;
   uint64_t beats_issued_ = 0, stream_cycles_ = 0;
