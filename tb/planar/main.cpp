@@ -567,6 +567,11 @@ class PlanarBench {
       t.kernel_h = t.kernel_w = t.stride_y = t.stride_x = 1;
       t.pad_top = t.pad_bottom = t.pad_left = t.pad_right = 0;
     }
+    // Refused tasks first: the cycle model counts only what the hardware takes.
+    if (const std::string why = planar_refusal(kP, t); !why.empty()) {
+      last_skip_ = fmt::format("a {} task refused: {}", planar_op_name(t.op), why);
+      return std::nullopt;
+    }
     const uint64_t start = start_cycle(g);
     const bool last_chance = smallest && words_checked_ == 0 && !running_[0] && !running_[1];
     if (!fit_budget(t, start) && !last_chance) {
