@@ -148,9 +148,9 @@ class SequencerBench {
     }
     if (smallest_programs_ > 0) {
       s.lines.push_back(fmt::format(
-          "no random program planned a layer in {} draws: the smallest program (a 1 x 1 x 1 "
-          "input, one layer of one filter, a 1 x 1 kernel) ran",
-          kSmallestAfter));
+          "{} random programs planned no layer before any ran: {} smallest program(s) (a 1 x 1 "
+          "x 1 input, one layer of one filter, a 1 x 1 kernel) ran",
+          kSmallestAfter, smallest_programs_));
     }
     s.count("fc layers given the flattened input's own channel count", exact_flat_);
     if (whole_) {
