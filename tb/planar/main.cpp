@@ -51,6 +51,9 @@ constexpr const PlanarParams& kP = npugen::design::kPlanar;
 namespace csr = planar_csr;
 constexpr unsigned kV = kP.beat_lanes();
 constexpr uint64_t kWords = uint64_t{1} << kP.act_addr_bits();  // addresses wrap here
+// A memory whose halves hold no task (a word each: a task reads one word and writes
+// another): each task has the whole of it, one task at a time.
+constexpr bool kWhole = kWords < 4;
 
 uint32_t group_address(unsigned g, uint32_t offset) {
   return csr::kGroupOffset + g * csr::kGroupStride + offset;
@@ -187,6 +190,19 @@ class PlanarBench {
                       programmed_, tasks_done_, last_skip_.empty() ? "none" : last_skip_));
     }
     s.count("tasks programmed", programmed_);
+    s.count("tasks drawn the smallest (no random task fitted the memory and the cycles left)",
+            smallest_tasks_);
+    s.count("add tasks reading A as B (no room for B)", b_is_a_);
+    if (kWhole) {
+      s.lines.push_back(fmt::format(
+          "tasks use the whole memory ({} words), one at a time: its halves hold no task", kWords));
+    }
+    if (timed_tasks_ > 0) {
+      s.lines.push_back(fmt::format(
+          "{} tasks started from idle took at most {:.3f} of the cycles estimated for them "
+          "(tasks are sized to end within the run's cycles by twice that estimate)",
+          timed_tasks_, worst_ratio_));
+    }
     s.count("tasks refused", refused_);
     s.count("writes to an enabled group", busy_writes_);
     s.count("beats issued", beats_issued_);
@@ -249,7 +265,9 @@ class PlanarBench {
     std::vector<int8_t> expected;  ///< dense NHWC of the output shape
     uint64_t enable_cycle = 0;
     bool idle_start = false;
-    bool alone = false;  ///< throughput mode: programmed with no other task in the engine
+    bool alone = false;          ///< throughput mode: programmed with no other task in the engine
+    uint64_t estimate = 0;       ///< estimated_cycles
+    uint64_t estimated_end = 0;  ///< the cycle its last output word is due, at the latest
     uint64_t beats_at_start = 0;
   };
   struct ReadPort {
@@ -404,9 +422,75 @@ class PlanarBench {
                            : static_cast<int>(draw(0, 13)) - 12;
   }
 
+  // The cycles a task may take under this run's back-pressure, from its start to its last
+  // output word: the cycle model's (planar_cycles: a beat a cycle, then the pipeline) and,
+  // for each beat, its read requests and its output word each waiting 1 / ready_probability
+  // cycles for their ready, one after the other, and a cycle of the reads' random latency.
+  // An upper estimate (the summary reports the tasks' cycles against it): it sizes tasks to
+  // the cycles left.
+  static uint64_t estimated_cycles(const PlanarTask& t) {
+    const double ports = t.op == PlanarOp::kAdd ? 3.0 : 2.0;
+    const double per_beat = ports / npugen::design::kReadyProbability + 1.0;
+    return planar_cycles(kP, t) +
+           static_cast<uint64_t>(static_cast<double>(planar_beats(kP, t)) * per_beat);
+  }
+  // Cycles from programming a task to its start: its register writes (a two-cycle APB
+  // transfer each, and idle cycles between them), its gain table rows.
+  static uint64_t program_cycles(const PlanarTask& t) {
+    const uint64_t rows = t.op == PlanarOp::kGainBias ? (t.channels + kV - 1) / kV : 0;
+    return 4 * csr::task_writes(t).size() + rows + 2;
+  }
+  // The cycle a task programmed into group g now would start at the earliest: after the
+  // other group's task (its estimated end), else now.
+  uint64_t start_cycle(unsigned g) const {
+    const auto& other = running_[g ^ 1U];
+    return other ? std::max(other->estimated_end, cycle_) : cycle_;
+  }
+
+  // Shrinks task t until its estimated end (from cycle `start`, with twice the estimated
+  // cycles: the waits for ready are random) is within the run's cycles: the batch halved, then the
+  // longer side, then the channels, then a pooling window (its padding below it); false when it is
+  // as small as it gets and still does not fit.
+  bool fit_budget(PlanarTask& t, uint64_t start) const {
+    const bool pool = is_pool(t.op);
+    auto fits = [&] { return start + program_cycles(t) + 2 * estimated_cycles(t) <= cycles_; };
+    while (!fits()) {
+      // The least height and width a pooling window still fits in (with its padding).
+      const unsigned min_h =
+          pool ? std::max(1U, t.kernel_h - std::min(t.kernel_h - 1, t.pad_top + t.pad_bottom)) : 1;
+      const unsigned min_w =
+          pool ? std::max(1U, t.kernel_w - std::min(t.kernel_w - 1, t.pad_left + t.pad_right)) : 1;
+      if (t.batch > 1) {
+        t.batch /= 2;
+      } else if (t.height > min_h && (t.height >= t.width || t.width <= min_w)) {
+        t.height = std::max(min_h, t.height / 2);
+      } else if (t.width > min_w) {
+        t.width = std::max(min_w, t.width / 2);
+      } else if (t.channels > 1) {
+        t.channels /= 2;
+      } else if (pool && (t.kernel_h > 1 || t.kernel_w > 1)) {
+        t.kernel_h = std::max(1U, t.kernel_h / 2), t.kernel_w = std::max(1U, t.kernel_w / 2);
+        t.pad_top = std::min(t.pad_top, t.kernel_h - 1);
+        t.pad_bottom = std::min(t.pad_bottom, t.kernel_h - 1);
+        t.pad_left = std::min(t.pad_left, t.kernel_w - 1);
+        t.pad_right = std::min(t.pad_right, t.kernel_w - 1);
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // A task the hardware takes, of an operation the design generates, whose tensors fit the
-  // group's half of the memory.
-  std::optional<PlanarTask> random_task(unsigned g) {
+  // group's half of the memory, sized to end within the run's cycles (fit_budget).
+  // `smallest`: the smallest such task (1 x 1 x 1, one image, a 1 x 1 window), which, when
+  // no task is in the engine and none has been checked, is programmed even where its
+  // estimate runs past the run's end.
+  std::optional<PlanarTask> random_task(unsigned g, bool smallest) {
+    if (kWhole && running_[g ^ 1U]) {
+      last_skip_ = "the other group's task holds the whole memory";
+      return std::nullopt;
+    }
     std::vector<PlanarOp> ops;
     for (unsigned o = 0; o < kPlanarOpCount; ++o) {
       const auto op = static_cast<PlanarOp>(o);
@@ -478,6 +562,27 @@ class PlanarBench {
       t.height = std::min(t.height, kP.max_height);
       t.width = std::min(t.width, kP.max_width);
     }
+    if (smallest) {
+      t.height = t.width = t.channels = t.batch = 1;
+      t.kernel_h = t.kernel_w = t.stride_y = t.stride_x = 1;
+      t.pad_top = t.pad_bottom = t.pad_left = t.pad_right = 0;
+    }
+    // Refused tasks first: the cycle model counts only what the hardware takes.
+    if (const std::string why = planar_refusal(kP, t); !why.empty()) {
+      last_skip_ = fmt::format("a {} task refused: {}", planar_op_name(t.op), why);
+      return std::nullopt;
+    }
+    const uint64_t start = start_cycle(g);
+    const bool last_chance = smallest && words_checked_ == 0 && !running_[0] && !running_[1];
+    if (!fit_budget(t, start) && !last_chance) {
+      last_skip_ = fmt::format(
+          "a {} task of {} x {} x {} x {}, as small as it gets, would take {} cycles from "
+          "cycle {} (at ready_probability {}), past the run's {}",
+          planar_op_name(t.op), t.batch, t.height, t.width, t.channels,
+          program_cycles(t) + 2 * estimated_cycles(t), start, npugen::design::kReadyProbability,
+          cycles_);
+      return std::nullopt;
+    }
     t.a_zero_point = static_cast<int>(draw(0, 255)) - 128;
     t.b_zero_point = static_cast<int>(draw(0, 255)) - 128;
     t.out_zero_point = static_cast<int>(draw(0, 255)) - 128;
@@ -512,7 +617,8 @@ class PlanarBench {
     uint64_t in_span = t.in_image_stride * t.batch + kP.words;
     uint64_t b_span = in_span;
     uint64_t out_span = t.out_image_stride * t.batch + kP.words;
-    const uint64_t half = kWords / 2;
+    const uint64_t half = kWhole ? kWords : kWords / 2;
+    bool b_is_a = false;  // add reading one tensor twice
     // A few words of margin where the memory is not small (a small one keeps all).
     const uint64_t margin = half >= 64 ? 16 : 0;
     if (2 * in_span + out_span + margin > half) {
@@ -522,6 +628,8 @@ class PlanarBench {
       in_span = t.in_image_stride * t.batch;
       b_span = t.op == PlanarOp::kAdd ? in_span : 0;
       out_span = t.out_image_stride * t.batch;
+      // Where A, B and the output do not fit, add reads A as B too (A + A).
+      if (b_span > 0 && in_span + b_span + out_span > half) b_span = 0, b_is_a = true;
     }
     if (in_span + b_span + out_span > half) {
       last_skip_ = fmt::format(
@@ -536,10 +644,10 @@ class PlanarBench {
       return std::nullopt;
     }
     const uint64_t slack = half - (in_span + b_span + out_span);
-    uint64_t at = g * half + rng_() % (slack / 4 + 1);
+    uint64_t at = (kWhole ? 0 : g * half) + rng_() % (slack / 4 + 1);
     t.a_base = at;
     at += in_span + rng_() % (slack / 4 + 1);
-    t.b_base = at;
+    t.b_base = b_is_a ? t.a_base : at;
     at += b_span + rng_() % (slack / 4 + 1);
     t.out_base = at;
     return t;
@@ -597,6 +705,13 @@ class PlanarBench {
       break;
     }
     words_checked_ += got.data.size();
+    if (task.idle_start && !throughput_) {
+      // Started from idle: its cycles against the estimate that sized it.
+      const double ratio =
+          static_cast<double>(cycle_ - task.enable_cycle) / static_cast<double>(task.estimate);
+      worst_ratio_ = std::max(worst_ratio_, ratio);
+      ++timed_tasks_;
+    }
     mark_output(t, false);
     ++tasks_done_;
     ++op_tasks_[static_cast<unsigned>(t.op)];
@@ -782,7 +897,8 @@ class PlanarBench {
       return;
     }
     std::optional<PlanarTask> t;
-    for (int tries = 0; tries < 8 && !t; ++tries) t = random_task(g);
+    for (int tries = 0; tries < 8 && !t; ++tries) t = random_task(g, false);
+    if (!t) t = random_task(g, true), smallest_tasks_ += t.has_value();
     if (!t) return;
     if (throughput_) {
       // Each operation in turn; the first round starts every task from idle (the cycle
@@ -791,7 +907,8 @@ class PlanarBench {
       if (++throughput_tasks_ > 2 * kPlanarOpCount) idle_phase_ = false;
     }
     fill_tensor(*t, t->a_base);
-    if (t->op == PlanarOp::kAdd) fill_tensor(*t, t->b_base);
+    if (t->op == PlanarOp::kAdd && t->b_base != t->a_base) fill_tensor(*t, t->b_base);
+    b_is_a_ += t->op == PlanarOp::kAdd && t->b_base == t->a_base;
     std::vector<PlanarGain> gains;
     if (t->op == PlanarOp::kGainBias) {
       const unsigned rows = (t->channels + kV - 1) / kV;
@@ -810,6 +927,8 @@ class PlanarBench {
     }
     Task task;
     task.t = *t;
+    task.estimate = estimated_cycles(*t);
+    task.estimated_end = start_cycle(g) + program_cycles(*t) + task.estimate;
     task.expected = reference_output(*t, gains);
     task.alone = throughput_ && idle_phase_;
     mark_output(*t, true);
@@ -883,6 +1002,11 @@ class PlanarBench {
   unsigned throughput_op_ = 0, throughput_tasks_ = 0;
   bool idle_phase_ = true;
   std::string last_skip_;  ///< why the last random task was drawn again
+  uint64_t smallest_tasks_ = 0;
+  uint64_t b_is_a_ = 0;     ///< add tasks reading A twice (no room for B)  ///< tasks drawn the
+                            ///< smallest: no random one fitted the cycles
+  double worst_ratio_ = 0;  ///< the most a task started from idle took of its estimate
+  uint64_t timed_tasks_ = 0;
   uint64_t tasks_done_ = 0, words_checked_ = 0, programmed_ = 0, refused_ = 0, busy_writes_ = 0;
   uint64_t beats_issued_ = 0, stream_cycles_ = 0;
   uint64_t shapes_[6] = {};

@@ -146,6 +146,13 @@ class SequencerBench {
           "{} program(s) of {} layer(s) run; the last program drawn that planned no layer: {}",
           programs_, layers_done_, last_skip_.empty() ? "none" : last_skip_));
     }
+    if (smallest_programs_ > 0) {
+      s.lines.push_back(fmt::format(
+          "{} random programs planned no layer before any ran: {} smallest program(s) (a 1 x 1 "
+          "x 1 input, one layer of one filter, a 1 x 1 kernel) ran",
+          kSmallestAfter, smallest_programs_));
+    }
+    s.count("fc layers given the flattened input's own channel count", exact_flat_);
     if (whole_) {
       s.lines.push_back(
           "programs use the whole of every memory, one at a time: halves held no layer");
@@ -435,18 +442,22 @@ class SequencerBench {
     for (int tries = 0; tries < 30; ++tries) {
       Layer l;
       l.flow = flow;
-      const int k = draw(1, static_cast<int>(std::min(
-                                a.max_channels, perf_ ? 4 * kD.tiles() : 2 * kD.tiles() + 1)));
+      const int k =
+          smallest_ ? 1
+                    : draw(1, static_cast<int>(std::min(
+                                  a.max_channels, perf_ ? 4 * kD.tiles() : 2 * kD.tiles() + 1)));
       reference::ConvLayer w;
       const bool zs = flow == Dataflow::kZeroSkip;
       if (flow == Dataflow::kConv || zs) {
-        const int kh = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, 4)));
-        const int kw = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, 4)));
+        // The smallest layer: a 1 x 1 kernel, stride 1, no padding.
+        const int top = smallest_ ? 1 : 4;
+        const int kh = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, top)));
+        const int kw = draw(1, static_cast<int>(std::min<unsigned>(a.max_kernel, top)));
         w = random_weights(in.c, k, kh, kw);
-        w.stride_y = draw(1, static_cast<int>(std::min<unsigned>(a.max_stride, 3)));
-        w.stride_x = draw(1, static_cast<int>(std::min<unsigned>(a.max_stride, 3)));
+        w.stride_y = draw(1, static_cast<int>(std::min<unsigned>(a.max_stride, smallest_ ? 1 : 3)));
+        w.stride_x = draw(1, static_cast<int>(std::min<unsigned>(a.max_stride, smallest_ ? 1 : 3)));
         auto pad = [&](int kernel) {
-          return draw(0, std::min(static_cast<int>(a.max_pad), kernel - 1));
+          return smallest_ ? 0 : draw(0, std::min(static_cast<int>(a.max_pad), kernel - 1));
         };
         w.pad_top = pad(kh), w.pad_bottom = pad(kh), w.pad_left = pad(kw), w.pad_right = pad(kw);
         if (kh > in.h + w.pad_top + w.pad_bottom || kw > in.w + w.pad_left + w.pad_right) continue;
@@ -463,10 +474,10 @@ class SequencerBench {
           }
         }
       } else {
-        // Over the flattened input: every word of an image is a channel word.
-        if (uint64_t{static_cast<unsigned>(in.h * in.w)} * words * kD.lanes() > a.max_channels) {
-          return std::nullopt;
-        }
+        // Over the flattened input: every word of an image is a channel word (the lowering
+        // counts every lane of them; flat_channels, the input's own count, is the fewest
+        // with as many words).
+        if (flat_channels(in) > a.max_channels) return std::nullopt;
         if (flow == Dataflow::kFcBatch && static_cast<unsigned>(in.n) > kD.tiles())
           return std::nullopt;
         w = random_weights(in.c, k, in.h, in.w);
@@ -483,6 +494,16 @@ class SequencerBench {
       return l;
     }
     return std::nullopt;
+  }
+
+  // The channel count of a fully connected layer over `in` flattened: every lane of every
+  // word of an image but the last word's lanes beyond C. ceil(C/L) is what the address
+  // generator counts in, and so are the lowering's H x W x ceil(C/L) x L channels: the two
+  // give the same address sets, and the smaller fits a smaller agu.max_channels.
+  static uint64_t flat_channels(const reference::Tensor& in) {
+    const uint64_t words = (static_cast<unsigned>(in.c) + kD.lanes() - 1) / kD.lanes();
+    return (static_cast<uint64_t>(in.h) * static_cast<uint64_t>(in.w) * words - 1) * kD.lanes() +
+           static_cast<uint64_t>(in.c);
   }
 
   // Words a tensor takes in a buffer.
@@ -508,6 +529,7 @@ class SequencerBench {
     // Programs drawn in a row that planned no layer: after kEmptyPrograms, whole memories.
     auto nothing_planned = [&](std::string why) {
       last_skip_ = std::move(why);
+      ++failed_programs_;
       if (++empty_programs_ >= kEmptyPrograms && !whole_) whole_ = true, empty_programs_ = 0;
     };
     const uint64_t act_base = half * act_half;
@@ -516,17 +538,22 @@ class SequencerBench {
     // The first input: small enough for a half buffer.
     reference::Tensor x;
     const AguParams& a = kD.agu;
+    // After kSmallestAfter programs that planned no layer, none planned yet: the smallest
+    // program the design takes (a 1 x 1 x 1 input, one layer of one filter, a 1 x 1 kernel).
+    smallest_ = programs_ == 0 && failed_programs_ >= kSmallestAfter;
     for (int tries = 0;; ++tries) {
-      const bool flat_start = rng_() % 4 == 0;
-      const int n = draw(1, static_cast<int>(std::min<unsigned>(a.max_batch, 3)));
+      const bool flat_start = smallest_ || rng_() % 4 == 0;
+      const int n = draw(1, static_cast<int>(std::min<unsigned>(a.max_batch, smallest_ ? 1 : 3)));
       const int h =
           flat_start ? 1
                      : draw(1, static_cast<int>(std::min<unsigned>(a.max_height, perf_ ? 16 : 8)));
       const int w =
           flat_start ? 1
                      : draw(1, static_cast<int>(std::min<unsigned>(a.max_width, perf_ ? 16 : 8)));
-      const int c = draw(1, static_cast<int>(std::min<unsigned>(
-                                a.max_channels, perf_ ? 4 * kD.lanes() : 2 * kD.lanes() + 1)));
+      const int c =
+          smallest_ ? 1
+                    : draw(1, static_cast<int>(std::min<unsigned>(
+                                  a.max_channels, perf_ ? 4 * kD.lanes() : 2 * kD.lanes() + 1)));
       x = random_tensor(n, h, w, c);
       if (words_of(x) <= act_half || tries > 50) break;
     }
@@ -537,7 +564,7 @@ class SequencerBench {
     }
     // Refused now and then: a layer reading and writing one buffer (CFG_ERR; the group
     // stays free).
-    if (!perf_ && rng_() % 6 == 0) refuse_ = true;
+    if (!perf_ && !smallest_ && rng_() % 6 == 0) refuse_ = true;
     unsigned buf = static_cast<unsigned>(rng_() % 2);
     std::deque<MemRequest> loads;
     std::deque<Layer> planned;
@@ -545,7 +572,7 @@ class SequencerBench {
     push_tensor(loads, x, buf, act_base);
     reference::Tensor cur = x, prev_in = x;
     unsigned prev_buf = buf;
-    const int count = perf_ ? 1 : draw(1, 4);
+    const int count = perf_ || smallest_ ? 1 : draw(1, 4);
     for (int i = 0; i < count; ++i) {
       // Chain (read the last output) or, now and then, a sibling (read the last input).
       const bool sibling = i > 0 && rng_() % 4 == 0;
@@ -566,6 +593,13 @@ class SequencerBench {
       at.in_base = act_base, at.out_base = act_base;
       at.wgt_base = wgt_next, at.param_base = grp_next;
       l->low = lower_layer(kD, flow, in, weights_, at);
+      // fc over an input whose lanes beyond C make the lowering's count too many channels:
+      // the input's own count (the same words, so the same address sets).
+      if ((flow == Dataflow::kFc || flow == Dataflow::kFcBatch) &&
+          l->low.regs.channels > kD.agu.max_channels) {
+        l->low.regs.channels = static_cast<unsigned>(flat_channels(in));
+        ++exact_flat_;
+      }
       // Half the conv layers in MEC order, where their window fits the MEC window.
       if (flow == Dataflow::kConv && kD.agu.mec_window > 0 && rng_() % 2 == 0) {
         l->low.regs.order = Order::kMec;
@@ -605,6 +639,7 @@ class SequencerBench {
       return;
     }
     empty_programs_ = 0;
+    smallest_programs_ += smallest_;
     ++programs_;
     for (auto& r : loads) host_.push_back(std::move(r));
     for (auto& l : planned) layers_.push_back(std::move(l));
@@ -814,9 +849,14 @@ class SequencerBench {
   uint64_t layers_done_ = 0, programs_ = 0, steps_ = 0, busy_cycles_ = 0, outputs_checked_ = 0;
   uint64_t host_writes_ = 0, host_reads_ = 0, host_waits_ = 0, refused_ = 0;
   static constexpr unsigned kEmptyPrograms = 16;
-  bool whole_ = false;           ///< programs use whole memories, one at a time
-  unsigned empty_programs_ = 0;  ///< programs drawn in a row that planned no layer
-  std::string last_skip_;        ///< why the last of them planned none
+  static constexpr unsigned kSmallestAfter = 4;
+  bool smallest_ = false;           ///< this program is the smallest the design takes
+  uint64_t failed_programs_ = 0;    ///< programs drawn that planned no layer
+  uint64_t smallest_programs_ = 0;  ///< smallest programs run
+  uint64_t exact_flat_ = 0;         ///< fc layers given the flattened input's own channel count
+  bool whole_ = false;              ///< programs use whole memories, one at a time
+  unsigned empty_programs_ = 0;     ///< programs drawn in a row that planned no layer
+  std::string last_skip_;           ///< why the last of them planned none
   uint64_t chained_ = 0, padded_ = 0, multi_block_ = 0, mec_layers_ = 0;
   uint64_t flows_[kDataflowCount] = {};
   uint64_t target_reads_[4] = {};
