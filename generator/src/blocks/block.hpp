@@ -34,6 +34,25 @@ namespace npugen::blocks {
 class Block;
 
 /// What a block put into a design folder.
+/// One instance of the design's memory module (<prefix>_ram_1r1w) inside a block: the
+/// manifest's memory list, from which the timing flow makes its macro stubs.
+struct Memory {
+  std::string instance;  ///< hierarchical path from the block's top: g_buffer[0].u_buffer
+  std::string role;      ///< what it holds: "activation buffer A"
+  uint64_t depth = 0;    ///< words
+  uint64_t width = 0;    ///< bits a word
+  uint64_t data_bits_per_mask = 0;  ///< bits a write-mask bit enables (width: whole words)
+};
+
+/// `inner`'s memories under instance path `prefix` (with its trailing dot), appended to `out`.
+inline void add_memories(std::vector<Memory>& out, const std::vector<Memory>& inner,
+                         const std::string& prefix) {
+  for (Memory m : inner) {
+    m.instance = prefix + m.instance;
+    out.push_back(std::move(m));
+  }
+}
+
 struct BlockFiles {
   std::vector<std::string> rtl;            ///< rtl/*.sv, leaves first (as filelists list them)
   std::string top;                         ///< its top module
@@ -41,6 +60,7 @@ struct BlockFiles {
   std::vector<std::string> register_maps;  ///< docs/* and sw/*.h of its registers
   std::string icarus_bench;                ///< sim/*_icarus_tb.sv replaying its vectors, if any
   std::string icarus_bench_top;            ///< that bench's module
+  std::vector<Memory> memories;            ///< every memory under its top, in instance order
   // Written by the EDA emitter for every block:
   std::string filelist;     ///< <design>_<block>.f: its RTL, paths relative to the folder
   std::string constraints;  ///< constraints/<design>_<block>.sdc

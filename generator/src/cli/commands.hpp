@@ -65,6 +65,8 @@ const CLI::Validator& non_empty();
 void generate_design(const elab::Design& design, const std::filesystem::path& dir, bool quiet);
 
 void add_check_command(CLI::App& app);
+/// npugen timing.
+void add_timing_command(CLI::App& app);
 void add_schema_command(CLI::App& app);
 void add_generate_command(CLI::App& app);
 void add_verify_command(CLI::App& app);

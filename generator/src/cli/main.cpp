@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   npugen::cli::add_onnx_command(app);
   npugen::cli::add_regress_command(app);
   npugen::cli::add_explore_command(app);
+  npugen::cli::add_timing_command(app);
   npugen::cli::add_sim_command(app);
   npugen::cli::add_bench_command(app);
   try {

@@ -25,6 +25,21 @@ struct DesignConfig {
   double clock_mhz = 200;     ///< target clock frequency for the constraints
 };
 
+/// What the timing constraints and the timing flow (npugen timing) assume around the design.
+struct TimingConfig {
+  double clock_uncertainty_ns = 0.25;  ///< jitter and skew before clock-tree synthesis (setup)
+  double hold_uncertainty_ns = 0.1;    ///< skew before clock-tree synthesis (hold)
+  double clock_transition_ns = 0.15;   ///< the ideal clock's transition before the tree
+  double io_delay_fraction = 0.2;      ///< of the period, taken by the logic outside a port
+  std::string driving_cell = "BUFX2";  ///< the liberty cell driving every input but the clock
+  double output_load_pf = 0.04;        ///< the load on every output
+  double max_transition_ns = 1.0;      ///< the longest transition a net may have
+  int64_t memory_macro_bits = 4096;    ///< memories of at least this many bits are macros
+  double memory_access_ns = 2.0;       ///< a macro's clock to read data
+  double memory_setup_ns = 0.4;        ///< a macro's input setup before the clock
+  double memory_hold_ns = 0.1;         ///< a macro's input hold after the clock
+};
+
 struct SimConfig {
   int64_t cycles = 20000;
   int64_t seed = 1;
@@ -69,6 +84,7 @@ class SectionValues {
 
 struct Config {
   DesignConfig design;
+  TimingConfig timing;
   SimConfig sim;
   SectionValues sections;                ///< every part's struct
   std::vector<const SchemaPart*> parts;  ///< the parts, in schema order

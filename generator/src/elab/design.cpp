@@ -22,7 +22,7 @@ Design elaborate(const config::Config& config) {
   if (d.config_file.empty()) d.config_file = "<text>";
   d.config_hash = config::config_hash(config);
   d.clock_period_ns = 1000.0 / config.design.clock_mhz;
-  d.io_delay_ns = d.clock_period_ns / 5;
+  d.io_delay_ns = d.clock_period_ns * config.timing.io_delay_fraction;
   for (const blocks::Block* b : blocks::generated(config)) d.blocks.push_back(b->elaborate(config));
   // The design's primary top: the NPU top when it is generated (it holds the others), else
   // the first block's.

@@ -20,8 +20,8 @@ struct Design {
   std::vector<std::shared_ptr<const blocks::BlockDesign>> blocks;
   std::string top;             ///< the first block's top module (the design's primary top)
   double clock_period_ns = 0;  ///< 1000 / design.clock_mhz
-  /// Input and output delay of every block port in its SDC: a fifth of the period each, for
-  /// the logic around the block.
+  /// Input and output delay of every block port in its SDC (timing.io_delay_fraction of the
+  /// period), for the logic around the block.
   double io_delay_ns = 0;
 
   /// The first 16 hex digits of the hash, as file headers show it.

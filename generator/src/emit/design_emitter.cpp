@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "emit/eda_emitter.hpp"
+#include "emit/primitives.hpp"
 #include "emit/sim_emitter.hpp"
+#include "emit/timing_emitter.hpp"
 #include "util/sha256.hpp"
 #include "version.hpp"
 
@@ -17,6 +19,7 @@ util::FileMap emit_design(const elab::Design& design) {
   std::vector<blocks::BlockFiles> outputs;
   for (const auto& b : design.blocks) outputs.push_back(b->emit(design, files));
   emit_eda(design, outputs, files);
+  const std::vector<TimingScripts> timing = emit_timing(design, outputs, files);
   emit_sim(design, files);
   files["config.resolved.json"] = elab::resolved_json(design).dump(2) + "\n";
 
@@ -39,9 +42,23 @@ util::FileMap emit_design(const elab::Design& design) {
         {"filelist", out.filelist},
         {"constraints", out.constraints},
         {"synthesis_script", out.synthesis_script},
+        {"timing", {{"synthesis", timing[i].synthesis}, {"sta", timing[i].sta}}},
         {"bench",
          {{"build", fmt::format("sim/build-{}/sim", block.name())}, {"modes", bench.modes}}}};
     if (!out.register_maps.empty()) b["register_map"] = out.register_maps;
+    nlohmann::json memories = nlohmann::json::array();
+    for (const blocks::Memory& m : out.memories) {
+      memories.push_back({{"instance", m.instance},
+                          {"role", m.role},
+                          {"module", ram_1r1w_module(design)},
+                          {"kind", "1r1w"},
+                          {"depth", m.depth},
+                          {"width", m.width},
+                          {"data_bits_per_mask", m.data_bits_per_mask},
+                          {"bits", m.depth * m.width},
+                          {"read_latency", 1}});
+    }
+    b["memories"] = memories;
     blocks.push_back(b);
     for (const auto& f : out.rtl) {
       // Files blocks share (the FIFO) are listed once, where first used.

@@ -38,6 +38,14 @@ std::string constraints(const elab::Design& design, const blocks::Block& block,
   s.set("clock_mhz", fmt::format("{:g}", design.config.design.clock_mhz));
   s.set("period_ns", fmt::format("{:.3f}", design.clock_period_ns));
   s.set("io_delay_ns", fmt::format("{:.3f}", design.io_delay_ns));
+  const config::TimingConfig& t = design.config.timing;
+  s.set("io_percent", fmt::format("{:g}", t.io_delay_fraction * 100));
+  s.set("uncertainty_ns", fmt::format("{:.3f}", t.clock_uncertainty_ns));
+  s.set("hold_uncertainty_ns", fmt::format("{:.3f}", t.hold_uncertainty_ns));
+  s.set("clock_transition_ns", fmt::format("{:.3f}", t.clock_transition_ns));
+  s.set("driving_cell", t.driving_cell);
+  s.set("output_load_pf", fmt::format("{:g}", t.output_load_pf));
+  s.set("max_transition_ns", fmt::format("{:.3f}", t.max_transition_ns));
   s.set("inputs", inputs);
   s.set("outputs", outputs);
   return render("eda/constraints.sdc.mustache", s);

@@ -26,7 +26,14 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
     const BlockDesign* inner = elab.find(name);
     if (inner == nullptr) throw std::logic_error(fmt::format("the NPU needs block {}", name));
     util::FileMap scratch;
-    for (auto& path : inner->emit(elab, scratch).rtl) {
+    BlockFiles inner_files = inner->emit(elab, scratch);
+    const std::string_view n(name);
+    add_memories(out.memories, inner_files.memories,
+                 n == "sequencer" ? "u_sequencer."
+                 : n == "planar"  ? "u_planar."
+                 : n == "tasks"   ? "u_tasks."
+                                  : "u_vq_load.u_dequant.");
+    for (auto& path : inner_files.rtl) {
       if (std::find(out.rtl.begin(), out.rtl.end(), path) == out.rtl.end()) {
         out.rtl.push_back(std::move(path));
       }

@@ -19,10 +19,12 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   const auto map = golden::planar_csr::register_map(params);
   emit::emit_package_with_registers(design, block(), constants(), map, files, out);
   out.rtl.push_back(emit::emit_fifo(design, files));
+  out.rtl.push_back(emit::emit_ram_1r1w(design, files));
   emit::TemplateData d = emit::common_data(design, "//");
   d.set("pkg", package);
   d.set("planar_module", planar_module);
   d.set("fifo_module", emit::fifo_module(design));
+  d.set("ram_module", emit::ram_1r1w_module(design));
   d.set("lanes", emit::dec(params.lanes));
   d.set("words", emit::dec(params.words));
   d.set("depth", emit::dec(params.queue_depth()));
@@ -86,6 +88,24 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   }
   // Yosys's SAT-based resource sharing of the lanes' multipliers and adders runs out of
   // memory on wide engines (22 GB at W x L = 32 channels a beat): not run.
+  // The memories: per line-buffer bank a line and a column memory (with pooling), and the
+  // gain table (with gain_bias).
+  const uint64_t beat_lanes = params.beat_lanes();
+  if (params.has_pool()) {
+    for (unsigned b = 0; b < params.lb_banks(); ++b) {
+      out.memories.push_back({fmt::format("g_bank[{}].u_line", b),
+                              fmt::format("line buffer, bank {}", b), params.lb_depth(),
+                              beat_lanes * golden::PlanarParams::kHBits,
+                              beat_lanes * golden::PlanarParams::kHBits});
+      out.memories.push_back({fmt::format("g_bank[{}].u_column", b),
+                              fmt::format("column buffer, bank {}", b), params.table_rows(),
+                              beat_lanes * 8, beat_lanes * 8});
+    }
+  }
+  if (params.generates(PlanarOp::kGainBias)) {
+    const uint64_t entry = beat_lanes * (64 + golden::PlanarParams::kShiftBits);
+    out.memories.push_back({"u_gain", "gain table", params.table_rows(), entry, entry});
+  }
   out.synthesis_script =
       emit::synthesis_script(design, block(), out.top, out.rtl, files, "", "", " -noshare");
   return out;

@@ -50,7 +50,7 @@ class PostBlock : public SectionBlock<PostConfig> {
     d->entry_width = static_cast<int>(64 + PostParams::kShiftBits);
     const std::string stem = fmt::format("{}_{}", c.design.module_prefix, kName);
     d->post_module = stem;
-    d->table_module = stem + "_table";
+    d->ram_module = fmt::format("{}_ram_1r1w", c.design.module_prefix);
     d->package = stem + "_pkg";
     return d;
   }
@@ -86,7 +86,7 @@ nlohmann::json Design::derived_json() const {
   return {{"groups", params.groups()},
           {"group_bits", params.group_bits()},
           {"entry_bits", entry_width},
-          {"modules", {post_module, table_module}}};
+          {"modules", {post_module, ram_module}}};
 }
 
 elab::SvConstants Design::constants() const {

@@ -26,7 +26,7 @@ class Design : public BlockDesign {
   int entry_width = 0;        ///< bits of a table entry: bias, multiplier, shift (elaborated)
 
   std::string post_module;   ///< the top
-  std::string table_module;  ///< one lane's parameter table
+  std::string ram_module;    ///< the memory of the parameter table's lanes
   std::string package;       ///< its package
 
   [[nodiscard]] elab::SvConstants constants() const;

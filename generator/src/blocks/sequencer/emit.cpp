@@ -26,16 +26,20 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
     const BlockDesign* inner = elab.find(name);
     if (inner == nullptr) throw std::logic_error(fmt::format("the sequencer needs block {}", name));
     util::FileMap scratch;
-    for (auto& path : inner->emit(elab, scratch).rtl) {
+    BlockFiles inner_files = inner->emit(elab, scratch);
+    if (std::string_view(name) == "post")
+      add_memories(out.memories, inner_files.memories, "u_post.");
+    for (auto& path : inner_files.rtl) {
       // Shared files (the FIFO) once.
       if (std::find(out.rtl.begin(), out.rtl.end(), path) == out.rtl.end()) {
         out.rtl.push_back(std::move(path));
       }
     }
   }
-  if (auto fifo = emit::emit_fifo(elab, files);
-      std::find(out.rtl.begin(), out.rtl.end(), fifo) == out.rtl.end()) {
-    out.rtl.push_back(std::move(fifo));
+  for (auto shared : {emit::emit_fifo(elab, files), emit::emit_ram_1r1w(elab, files)}) {
+    if (std::find(out.rtl.begin(), out.rtl.end(), shared) == out.rtl.end()) {
+      out.rtl.push_back(std::move(shared));
+    }
   }
   const auto map = golden::sequencer_csr::register_map(design);
   emit::emit_package_with_registers(elab, block(), constants(), map, files, out);
@@ -57,11 +61,26 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
     d.set("zs_pkg", zs->package);
     d.set("zs_array_module", zs->array_module);
   }
-  for (auto& path : emit::render_modules(d,
-                                         {{ram_module, "sequencer/ram.sv.mustache"},
-                                          {seq_module, "sequencer/sequencer.sv.mustache"}},
-                                         files)) {
+  for (auto& path :
+       emit::render_modules(d, {{seq_module, "sequencer/sequencer.sv.mustache"}}, files)) {
     out.rtl.push_back(std::move(path));
+  }
+  // Its own memories (the ones of the address generator, the PE arrays: none).
+  const auto& g = design;
+  const uint64_t lanes = g.lanes(), row_bits = uint64_t{g.tiles()} * g.lanes() * 8;
+  for (int b = 0; b < 2; ++b) {
+    out.memories.push_back({fmt::format("g_buffer[{}].u_buffer", b),
+                            fmt::format("activation buffer {}", b == 0 ? 'A' : 'B'),
+                            g.agu.act_words, lanes * 8, 8});
+  }
+  const uint64_t store_bits = uint64_t{g.store_row_bytes()} * 8;
+  out.memories.push_back({"u_store", "weight store", g.agu.weight_rows, store_bits, store_bits});
+  for (int c = 0; c < 2; ++c) {
+    out.memories.push_back({fmt::format("g_cache[{}].u_cache", c),
+                            fmt::format("weight cache, set {}", c), g.seq.cache_rows, row_bits, 8});
+  }
+  if (g.agu.mec_window > 0) {
+    out.memories.push_back({"g_window.u_window", "MEC window", g.agu.mec_window, lanes * 8, 8});
   }
   out.synthesis_script =
       emit::synthesis_script(elab, block(), out.top, out.rtl, files,

@@ -175,7 +175,7 @@ class SequencerBlock : public SectionBlock<SequencerConfig> {
     d->pending_bits = golden::field_bits(uint64_t{g.result_queue_depth()} + 8);
     const std::string& prefix = c.design.module_prefix;
     d->seq_module = fmt::format("{}_{}", prefix, kName);
-    d->ram_module = d->seq_module + "_ram";
+    d->ram_module = fmt::format("{}_ram_1r1w", prefix);
     d->package = d->seq_module + "_pkg";
     d->agu_module = fmt::format("{}_agu", prefix);
     d->post_module = fmt::format("{}_post", prefix);

@@ -7,6 +7,7 @@
 #include "elab/design.hpp"
 #include "emit/block_files.hpp"
 #include "emit/eda_emitter.hpp"
+#include "emit/primitives.hpp"
 #include "emit/templates.hpp"
 
 namespace npugen::blocks::vq {
@@ -29,6 +30,7 @@ TemplateData vq_data(const elab::Design& design, const Design& v) {
   d.set("format", p.weight.name());
   d.set("min_vlen", dec(p.min_vector_length));
   d.set("ram", flag(v.ram));
+  d.set("ram_module", emit::ram_1r1w_module(design));
   d.set("weight_width", dec(v.weight_width));
   d.set("index_bits", dec(p.index_bits()));
   d.set("beat_weights", dec(p.beat_weights()));
@@ -45,11 +47,20 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   const auto map = golden::vq_csr::register_map(params);
   emit::emit_package_with_registers(design, block(), constants(), map, files, out);
   const TemplateData d = vq_data(design, *this);
+  if (ram) out.rtl.push_back(emit::emit_ram_1r1w(design, files));
   for (auto& path : emit::render_modules(d,
                                          {{codebook_module, "vq/codebook.sv.mustache"},
                                           {dequant_module, "vq/dequant.sv.mustache"}},
                                          files)) {
     out.rtl.push_back(std::move(path));
+  }
+  if (ram) {
+    const uint64_t row_width = uint64_t{params.row_weights} * static_cast<uint64_t>(weight_width);
+    for (unsigned p = 0; p < params.copies; ++p) {
+      out.memories.push_back({fmt::format("g_lookup[{}].u_codebook.u_ram", p),
+                              fmt::format("codebook, copy {}", p), params.rows, row_width,
+                              row_width});
+    }
   }
   // The codebook copies are inferred as memories (vq.memory: ram), or not (flops).
   TemplateData checks = d;
