@@ -33,6 +33,26 @@ std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConf
   s.set("ready_probability", d.pick(std::vector<double>{0.01, 0.3, 0.8, 1.0}));
   s.set("max_dot_length", d.size(1, d.small() ? 256 : 65536));
   root["sim"] = sim;
+  // The timing section from a generator of its own, seeded from a copy of the main one (which
+  // it does not advance): every section is drawn as it was before this one existed, so a
+  // seed's configurations still reproduce, each with a timing section added.
+  std::mt19937_64 peek = rng;
+  std::mt19937_64 timing_rng(peek() ^ 0x9e3779b97f4a7c15ULL);
+  RandomDraw td(timing_rng, o.small);
+  YAML::Node timing(YAML::NodeType::Map);
+  DrawnSection t(td, timing);
+  t.set("clock_uncertainty_ns", td.pick(std::vector<double>{0, 0.1, 0.25, 1}));
+  t.set("hold_uncertainty_ns", td.pick(std::vector<double>{0, 0.05, 0.1, 0.5}));
+  t.set("clock_transition_ns", td.pick(std::vector<double>{0, 0.15, 0.5}));
+  t.set("io_delay_fraction", td.pick(std::vector<double>{0, 0.2, 0.3, 0.9}));
+  t.set("driving_cell", td.pick(std::vector<std::string>{"BUFX2", "BUFX4", "INVX1"}));
+  t.set("output_load_pf", td.pick(std::vector<double>{0, 0.04, 0.5}));
+  t.set("max_transition_ns", td.pick(std::vector<double>{0.01, 1, 5}));
+  t.set("memory_macro_bits", td.size(1, int64_t{1} << 20));
+  t.set("memory_access_ns", td.pick(std::vector<double>{0, 1.5, 2, 5}));
+  t.set("memory_setup_ns", td.pick(std::vector<double>{0, 0.4, 1}));
+  t.set("memory_hold_ns", td.pick(std::vector<double>{0, 0.1, 0.5}));
+  if (td.chance(80)) root["timing"] = timing;
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";
