@@ -333,7 +333,7 @@ void add_regress_command(CLI::App& app) {
       ->check(positive_integer());
   cmd->add_option("--random-scope", o.random_scope,
                   "small: sizes that verilate and co-simulate in seconds; full: the schema's "
-                  "whole ranges (arrays to 4096 multipliers, large memories)")
+                  "whole ranges (arrays to 65,536 multipliers, large memories)")
       ->check(CLI::IsMember({"small", "full"}))
       ->needs(random)
       ->capture_default_str();

@@ -8,6 +8,50 @@
 namespace npugen::config {
 namespace {
 
+// The timing section: what the constraints and the timing flow assume.
+void read_timing(Section& root, TimingConfig& t) {
+  Section timing = root.section(
+      "timing",
+      "What the timing constraints (constraints/*.sdc) and the timing flow (npugen timing, "
+      "docs/timing.md) assume around the design and of its memories.");
+  // A time or load of 0 to 100 (ns or pF), its default the member's value on entry.
+  const auto value = [&](const char* key, double& member, const char* doc) {
+    member = timing.number(key, {0, 100, member, doc});
+  };
+  value("clock_uncertainty_ns", t.clock_uncertainty_ns,
+        "Clock uncertainty of setup checks (jitter and skew before the clock tree), subtracted "
+        "from the period.");
+  value("hold_uncertainty_ns", t.hold_uncertainty_ns,
+        "Clock uncertainty of hold checks (skew before the clock tree), added to every hold "
+        "requirement.");
+  value("clock_transition_ns", t.clock_transition_ns,
+        "Transition of the ideal clock at every flip-flop.");
+  t.io_delay_fraction = timing.number(
+      "io_delay_fraction",
+      {0, 0.9, t.io_delay_fraction,
+       "Part of the clock period the logic outside the block takes before an input and after "
+       "an output (set_input_delay, set_output_delay)."});
+  t.driving_cell = timing.identifier(
+      "driving_cell", t.driving_cell,
+      "Liberty cell that drives every input but the clock (set_driving_cell); npugen timing "
+      "refuses a liberty without it.");
+  value("output_load_pf", t.output_load_pf, "Load on every output, in pF (set_load).");
+  t.max_transition_ns = timing.number(
+      "max_transition_ns",
+      {0.01, 100, t.max_transition_ns,
+       "Longest transition any net may have (set_max_transition): a net of too many loads "
+       "fails it."});
+  timing.integer("memory_macro_bits", t.memory_macro_bits, 1, int64_t{1} << 40,
+                 "The timing flow makes every memory of at least this many bits a macro (a "
+                 "black box with the timing below), smaller ones flip-flops.");
+  value("memory_access_ns", t.memory_access_ns, "A memory macro's clock-to-read-data delay.");
+  value("memory_setup_ns", t.memory_setup_ns,
+        "A memory macro's setup time of its inputs before the clock.");
+  value("memory_hold_ns", t.memory_hold_ns,
+        "A memory macro's hold time of its inputs after the clock.");
+  timing.finish();
+}
+
 // The schema. Reading a document and describing the schema run this same code: the
 // design's identity, every part's section (each block's), the co-simulation defaults.
 Config read(Reader& r, Section root, const Parts& parts) {
@@ -30,53 +74,7 @@ Config read(Reader& r, Section root, const Parts& parts) {
 
   for (const SchemaPart* part : parts) part->read(r, root, c);
 
-  Section timing = root.section(
-      "timing",
-      "What the timing constraints (constraints/*.sdc) and the timing flow (npugen timing, "
-      "docs/timing.md) assume around the design and of its memories.");
-  TimingConfig& t = c.timing;
-  t.clock_uncertainty_ns = timing.number(
-      "clock_uncertainty_ns",
-      {0, 100, t.clock_uncertainty_ns,
-       "Clock uncertainty of setup checks (jitter and skew before the clock tree), subtracted "
-       "from the period."});
-  t.hold_uncertainty_ns = timing.number(
-      "hold_uncertainty_ns",
-      {0, 100, t.hold_uncertainty_ns,
-       "Clock uncertainty of hold checks (skew before the clock tree), added to every hold "
-       "requirement."});
-  t.clock_transition_ns = timing.number(
-      "clock_transition_ns",
-      {0, 100, t.clock_transition_ns, "Transition of the ideal clock at every flip-flop."});
-  t.io_delay_fraction = timing.number(
-      "io_delay_fraction",
-      {0, 0.9, t.io_delay_fraction,
-       "Part of the clock period the logic outside the block takes before an input and after "
-       "an output (set_input_delay, set_output_delay)."});
-  t.driving_cell = timing.identifier(
-      "driving_cell", t.driving_cell,
-      "Liberty cell that drives every input but the clock (set_driving_cell); npugen timing "
-      "refuses a liberty without it.");
-  t.output_load_pf = timing.number(
-      "output_load_pf", {0, 100, t.output_load_pf, "Load on every output, in pF (set_load)."});
-  t.max_transition_ns = timing.number(
-      "max_transition_ns",
-      {0.01, 100, t.max_transition_ns,
-       "Longest transition any net may have (set_max_transition): a net of too many loads "
-       "fails it."});
-  timing.integer("memory_macro_bits", t.memory_macro_bits, 1, int64_t{1} << 40,
-                 "The timing flow makes every memory of at least this many bits a macro (a "
-                 "black box with the timing below), smaller ones flip-flops.");
-  t.memory_access_ns =
-      timing.number("memory_access_ns",
-                    {0, 100, t.memory_access_ns, "A memory macro's clock-to-read-data delay."});
-  t.memory_setup_ns = timing.number(
-      "memory_setup_ns",
-      {0, 100, t.memory_setup_ns, "A memory macro's setup time of its inputs before the clock."});
-  t.memory_hold_ns = timing.number(
-      "memory_hold_ns",
-      {0, 100, t.memory_hold_ns, "A memory macro's hold time of its inputs after the clock."});
-  timing.finish();
+  read_timing(root, c.timing);
 
   Section sim = root.section("sim", "Defaults of the co-simulation stimulus (npugen sim).");
   sim.integer("cycles", c.sim.cycles, 1, 4'000'000'000,
