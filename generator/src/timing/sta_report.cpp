@@ -74,8 +74,7 @@ std::vector<WorstPath> paths(const std::vector<std::string>& lines) {
 }
 
 WorstPath worst(const std::vector<WorstPath>& ps) {
-  // The clock group's path first: it is the design's logic; the reset's recovery path
-  // only when no other exists or it is worse.
+  // The path of least slack of a section (each section reports one path group).
   WorstPath best;
   for (const WorstPath& p : ps) {
     if (!best.found || p.slack_ns < best.slack_ns) best = p;
