@@ -25,11 +25,18 @@ std::string constraints(const elab::Design& design, const blocks::Block& block,
                         const blocks::BlockFiles& b, const util::FileMap& files) {
   const auto it = files.find(fmt::format("rtl/{}.sv", b.top));
   if (it == files.end()) throw std::logic_error(fmt::format("no file holds {}", b.top));
-  std::string inputs, outputs;
+  std::string inputs, outputs, driven;
+  bool has_reset = false;
   for (const ModulePort& p : module_ports(it->second, b.top)) {
     if (p.name == "clk_i") continue;
     std::string& list = p.input ? inputs : outputs;
     list += (list.empty() ? "" : " ") + p.name;
+    // The reset is an ideal net before placement, as the clock is (the SDC says why).
+    if (p.name == "rst_ni") {
+      has_reset = true;
+    } else if (p.input) {
+      driven += (driven.empty() ? "" : " ") + p.name;
+    }
   }
   TemplateData s = common_data(design, "#");
   s.set("title", std::string(block.title()));
@@ -47,6 +54,8 @@ std::string constraints(const elab::Design& design, const blocks::Block& block,
   s.set("output_load_pf", fmt::format("{:g}", t.output_load_pf));
   s.set("max_transition_ns", fmt::format("{:.3f}", t.max_transition_ns));
   s.set("inputs", inputs);
+  s.set("driven", driven);
+  s.set("has_reset", has_reset);
   s.set("outputs", outputs);
   return render("eda/constraints.sdc.mustache", s);
 }
