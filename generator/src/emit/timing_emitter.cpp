@@ -194,6 +194,7 @@ std::vector<TimingScripts> emit_timing(const elab::Design& design,
     d.set("macro_bits", dec(design.config.timing.memory_macro_bits));
     // ABC's delay target: the period less a tenth, in picoseconds.
     d.set("abc_delay_ps", dec(static_cast<int64_t>(std::lround(design.clock_period_ns * 900))));
+    d.set("driving_cell", design.config.timing.driving_cell);
     d.set("script", s.synthesis);
     files[s.synthesis] = render("timing/synth.tcl.mustache", d);
     d.set("script", s.sta);
