@@ -5,6 +5,7 @@
 
 #include "blocks/block.hpp"
 #include "blocks/random_draw.hpp"
+#include "npugen/golden/post/params.hpp"
 
 namespace npugen::blocks {
 namespace {
@@ -53,6 +54,11 @@ std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConf
   t.set("memory_setup_ns", td.pick(std::vector<double>{0, 0.4, 1}));
   t.set("memory_hold_ns", td.pick(std::vector<double>{0, 0.1, 0.5}));
   if (td.chance(80)) root["timing"] = timing;
+  // Keys added to sections after their draws were fixed come from the same generator.
+  if (root["post"] && td.chance(88)) {
+    root["post"]["pipeline_stages"] =
+        td.range(golden::PostParams::kMinStages, golden::PostParams::kMaxStages);
+  }
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";

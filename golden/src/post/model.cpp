@@ -5,7 +5,8 @@ namespace npugen::golden {
 PostModel::PostModel(const PostParams& params)
     : p_(params),
       map_(post_csr::register_map(params)),
-      table_(static_cast<size_t>(params.groups()) * params.lanes) {
+      table_(static_cast<size_t>(params.groups()) * params.lanes),
+      stage_(params.pipeline_stages) {
   for (auto& s : stage_) {
     s.values.assign(p_.lanes, 0);
     s.channels.assign(p_.lanes, PostChannel{});
@@ -13,13 +14,13 @@ PostModel::PostModel(const PostParams& params)
 }
 
 bool PostModel::in_ready(const PostInputs& in) const {
-  return !in.param_we && (!stage_[2].valid || in.out_ready);
+  return !in.param_we && (!stage_.back().valid || in.out_ready);
 }
 
 PostOutputs PostModel::outputs(const PostInputs& in) const {
   PostOutputs o;
   o.in_ready = in_ready(in);
-  const Beat& b = stage_[2];
+  const Beat& b = stage_.back();
   o.out_valid = b.valid;
   o.out_count = b.count;
   o.out.assign(p_.lanes, 0);
@@ -42,10 +43,12 @@ PostOutputs PostModel::outputs(const PostInputs& in) const {
 
 void PostModel::tick(const PostInputs& in) {
   const bool accept = in.in_valid && in_ready(in);
-  const bool move = !stage_[2].valid || in.out_ready;
+  const bool move = !stage_.back().valid || in.out_ready;
   if (move) {
-    stage_[2] = stage_[1];
-    stage_[1] = stage_[0];
+    // The beats move one register on (the last one's results were taken or not offered).
+    for (size_t i = stage_.size() - 1; i > 0; --i) stage_[i] = std::move(stage_[i - 1]);
+    stage_[0].values.assign(p_.lanes, 0);
+    stage_[0].channels.assign(p_.lanes, PostChannel{});
     Beat& b = stage_[0];
     b.valid = accept;
     if (accept) {

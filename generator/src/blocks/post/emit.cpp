@@ -22,6 +22,7 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("post_module", post_module);
   d.set("ram_module", ram_module);
   d.set("lanes", emit::dec(params.lanes));
+  d.set("stages", emit::dec(params.pipeline_stages));
   d.set("shift_bits", emit::dec(golden::PostParams::kShiftBits));
   out.rtl.push_back(emit::emit_ram_1r1w(design, files));
   for (auto& path : emit::render_modules(d, {{post_module, "post/post.sv.mustache"}}, files)) {

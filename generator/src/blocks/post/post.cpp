@@ -25,6 +25,12 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
             "P: requantizations per cycle (each a 32 x 32 multiplier); divides pe_array.tiles.");
   s.integer("max_channels", p.max_channels, 1, PostParams::kMaxChannels,
             "Output channels the parameter table holds.");
+  s.integer("pipeline_stages", p.pipeline_stages, PostParams::kMinStages, PostParams::kMaxStages,
+            "Registers from a beat's acceptance to its results (docs/post.md): 3 (the table "
+            "read, the product, the result); each more cuts the longest stage left: 4 before "
+            "the 32 x 32 multiply, 5 before the rounding divide, 6 between the multiply's two "
+            "32 x 16 halves and their sum, 7 before the zero point and clamp, 8 after the "
+            "nudge.");
   r.rule("post.lanes divides pe_array.tiles: a filter block's results are whole groups.");
   if (pc.enabled && r.checks({"post.lanes", "pe_array.tiles"}) && tiles % p.lanes != 0) {
     r.error(s.location_of("lanes"), s.path_of("lanes"),
@@ -100,14 +106,17 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("ShiftBits", PostParams::kShiftBits, "Bits of a signed shift."),
       SvConstant::integer("EntryWidth", entry_width,
                           "Bits of a table entry: {shift, multiplier, bias}."),
+      SvConstant::integer("Stages", p.pipeline_stages,
+                          "Registers from a beat's acceptance to its results (3 to 8)."),
   };
 }
 
 std::vector<std::string> Design::summary() const {
   return {
       fmt::format("post unit {}: {} TFLite int8 requantization(s) per cycle, a table of {} "
-                  "channel(s) ({} group(s) of {})",
-                  post_module, params.lanes, params.max_channels, params.groups(), params.lanes)};
+                  "channel(s) ({} group(s) of {}), {} pipeline stages",
+                  post_module, params.lanes, params.max_channels, params.groups(), params.lanes,
+                  params.pipeline_stages)};
 }
 
 DesignParams Design::design_params() const {

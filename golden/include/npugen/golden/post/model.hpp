@@ -80,7 +80,7 @@ class PostModel {
   PostParams p_;
   regmap::RegisterMap map_;
   std::vector<PostChannel> table_;  ///< by channel
-  std::array<Beat, 3> stage_;       ///< [0] accepted, [1], [2] on the outputs
+  std::vector<Beat> stage_;  ///< pipeline_stages beats: [0] accepted, the last on the outputs
 };
 
 }  // namespace npugen::golden

@@ -15,13 +15,15 @@ struct PostParams {
   static constexpr unsigned kMaxLanes = 64;
   static constexpr unsigned kMaxChannels = 65536;
   static constexpr unsigned kShiftBits = 6;  ///< a signed shift, -31 to 30
+  static constexpr unsigned kMinStages = 3, kMaxStages = 8;
 
-  unsigned lanes = 1;           ///< P: requantizations per cycle
-  unsigned max_channels = 256;  ///< output channels the parameter table holds
+  unsigned lanes = 1;            ///< P: requantizations per cycle
+  unsigned max_channels = 256;   ///< output channels the parameter table holds
+  unsigned pipeline_stages = 3;  ///< registers from a beat's acceptance to its results
 
   template <typename F>
   constexpr void for_each_field(F&& f) const {
-    f("lanes", lanes), f("max_channels", max_channels);
+    f("lanes", lanes), f("max_channels", max_channels), f("pipeline_stages", pipeline_stages);
   }
 
   /// Rows of each lane's table: channel c is row c / P of lane c mod P.

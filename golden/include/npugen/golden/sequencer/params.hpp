@@ -75,8 +75,9 @@ struct SequencerDesign {
   [[nodiscard]] unsigned mem_addr_bits() const;
   /// Entries of the queue of dot products in flight in the array (their results' places).
   [[nodiscard]] unsigned result_queue_depth() const { return array.latency() + 3; }
-  /// Entries of the queue of beats in flight in the post unit.
-  [[nodiscard]] unsigned beat_queue_depth() const { return 4; }
+  /// Entries of the queue of beats in flight in the post unit: one a pipeline register and
+  /// one more, so that the drain does not wait for a full post unit that is moving.
+  [[nodiscard]] unsigned beat_queue_depth() const { return post.pipeline_stages + 1; }
   /// Bits of the cache row counter (0 to cache_rows, one beyond: "does not fit").
   [[nodiscard]] unsigned cache_row_bits() const { return field_bits(uint64_t{seq.cache_rows} + 1); }
 };
