@@ -1,12 +1,13 @@
 # npugen's own suite (suites/npugen.yaml) reads: each tier lists its jobs (every configuration,
 # network and input it names exists), and every configuration kept under configs/random/ (a
-# random draw found failing, then fixed) is co-simulated in the nightly tier.
+# random draw found failing, then fixed) is co-simulated in the nightly tier, or in the large
+# tier when it needs the whole machine.
 #   own_suite.sh NPUGEN SUITE CONFIGS
 source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 suite=$2 configs=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for tier in smoke nightly; do
+for tier in smoke nightly large; do
   "$npugen" regress "$suite" --tier "$tier" --list > "$work/$tier.txt" 2>&1 ||
     fail "tier $tier does not list: $(cat "$work/$tier.txt")"
   grep -q "^[0-9]* jobs in" "$work/$tier.txt" || fail "tier $tier lists no jobs"
@@ -14,8 +15,9 @@ done
 for config in "$configs"/random/*.yaml; do
   design=$(sed -n 's/^  name: *//p' "$config" | head -1)
   [ -n "$design" ] || fail "$config names no design"
-  grep -Eq "^sim +$design " "$work/nightly.txt" ||
-    fail "$config (design $design) is not co-simulated in the nightly tier of $suite"
+  grep -Eq "^sim +$design " "$work/nightly.txt" "$work/large.txt" ||
+    fail "$config (design $design) is not co-simulated in the nightly or large tier of $suite"
 done
 echo "$(tail -1 "$work/smoke.txt") (smoke); $(tail -1 "$work/nightly.txt") (nightly);" \
-  "$(ls "$configs"/random/*.yaml | wc -l) found configurations all in nightly"
+  "$(tail -1 "$work/large.txt") (large);" \
+  "$(ls "$configs"/random/*.yaml | wc -l) found configurations all in nightly or large"
