@@ -1,5 +1,7 @@
 #include "npugen/golden/post/model.hpp"
 
+#include <algorithm>
+
 namespace npugen::golden {
 
 PostModel::PostModel(const PostParams& params)
@@ -45,10 +47,9 @@ void PostModel::tick(const PostInputs& in) {
   const bool accept = in.in_valid && in_ready(in);
   const bool move = !stage_.back().valid || in.out_ready;
   if (move) {
-    // The beats move one register on (the last one's results were taken or not offered).
-    for (size_t i = stage_.size() - 1; i > 0; --i) stage_[i] = std::move(stage_[i - 1]);
-    stage_[0].values.assign(p_.lanes, 0);
-    stage_[0].channels.assign(p_.lanes, PostChannel{});
+    // The beats move one register on; the last one's (taken or never offered) becomes the
+    // first register's, overwritten when a beat is accepted.
+    std::rotate(stage_.begin(), stage_.end() - 1, stage_.end());
     Beat& b = stage_[0];
     b.valid = accept;
     if (accept) {

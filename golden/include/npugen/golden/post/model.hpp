@@ -9,7 +9,6 @@
 // beat per cycle; a beat accepted at edge e is on the outputs after edge e + 2.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
