@@ -33,7 +33,7 @@ constexpr const char* kRegressMarker = ".npugen-regress";
 
 struct RegressOptions {
   std::string suite, tier = "smoke", out, rerun, shard, html, slurm, partition,
-      random_scope = "small";
+                     random_scope = "small";
   unsigned random_n = 0, jobs = 0, timeout = 1800, shards = 4;
   bool list = false;
   uint64_t seed = 1;
@@ -310,8 +310,9 @@ void add_regress_command(CLI::App& app) {
   static RegressOptions o;
   auto* cmd = app.add_subcommand(
       "regress",
-      "Run a suite's tier of co-simulation, lint and network jobs (configurations x blocks x "
-      "seeds, and networks) in a local pool, each design generated and verilated once; "
+      "Run a suite's tier of co-simulation, lint, network and timing jobs (configurations x "
+      "blocks x seeds, networks, and blocks timed at the design's clock) in a local pool, each "
+      "design generated and verilated once; "
       "results.json, junit.xml, a summary and an HTML report (docs/regress.md). Exit status 1 "
       "when a job failed.");
   cmd->add_option("SUITE", o.suite, "Suite file (YAML: tiers of entries)");
@@ -327,10 +328,11 @@ void add_regress_command(CLI::App& app) {
       ->check(non_empty());
   cmd->add_option("--shard", o.shard, "i/n: only every n-th job from the i-th (1-based)")
       ->check(non_empty());
-  CLI::Option* random = cmd->add_option("--random", o.random_n,
-                  "Instead of a suite: N random valid configurations, each generated, linted "
-                  "and co-simulated in every block it enables")
-      ->check(positive_integer());
+  CLI::Option* random =
+      cmd->add_option("--random", o.random_n,
+                      "Instead of a suite: N random valid configurations, each generated, linted "
+                      "and co-simulated in every block it enables")
+          ->check(positive_integer());
   cmd->add_option("--random-scope", o.random_scope,
                   "small: sizes that verilate and co-simulate in seconds; full: the schema's "
                   "whole ranges (arrays to 65,536 multipliers, large memories)")

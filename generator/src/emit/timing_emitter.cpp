@@ -192,8 +192,9 @@ std::vector<TimingScripts> emit_timing(const elab::Design& design,
     d.set("memories_v", memories_v(design));
     d.set("constraints", b.constraints);
     d.set("macro_bits", dec(design.config.timing.memory_macro_bits));
-    // ABC's delay target: the period less a tenth, in picoseconds.
-    d.set("abc_delay_ps", dec(static_cast<int64_t>(std::lround(design.clock_period_ns * 900))));
+    // ABC's delay target: the period less a fifth, in picoseconds (the uncertainty, the
+    // flip-flops' setup and the loads ABC does not model take about that).
+    d.set("abc_delay_ps", dec(static_cast<int64_t>(std::lround(design.clock_period_ns * 800))));
     d.set("driving_cell", design.config.timing.driving_cell);
     d.set("script", s.synthesis);
     files[s.synthesis] = render("timing/synth.tcl.mustache", d);

@@ -46,9 +46,10 @@ std::string matrix(const Run& run, const fs::path& page_dir) {
     for (const auto& b : blocks) {
       s += "<td>";
       for (const Result* r : cells[{d, b}]) {
-        const std::string mark = r->job.kind == JobKind::kSim    ? std::to_string(r->job.seed)
-                                 : r->job.kind == JobKind::kLint ? "L"
-                                                                 : "N";
+        const std::string mark = r->job.kind == JobKind::kSim      ? std::to_string(r->job.seed)
+                                 : r->job.kind == JobKind::kLint   ? "L"
+                                 : r->job.kind == JobKind::kTiming ? "T"
+                                                                   : "N";
         s += fmt::format("<a class=\"job {}\" href=\"{}\" title=\"{}\">{}</a>", r->status,
                          link(r->log, page_dir), xml_escape(job_title(*r)), mark);
       }
@@ -57,8 +58,8 @@ std::string matrix(const Run& run, const fs::path& page_dir) {
     s += "</tr>\n";
   }
   return s +
-         "</table>\n<p><small>Numbers are seeds, L a lint, N a network run; a cell links "
-         "to its log, its tooltip gives the reproduce line.</small></p>\n";
+         "</table>\n<p><small>Numbers are seeds, L a lint, N a network run, T a timing; a cell "
+         "links to its log, its tooltip gives the reproduce line.</small></p>\n";
 }
 
 std::string failures(const Run& run, const fs::path& page_dir) {

@@ -137,6 +137,42 @@ void network(const Job& j, const fs::path& design, const PoolOptions& o, Result&
   }
 }
 
+// npugen timing of one block into DIR.work/timing/<job>: it passes when the block meets the
+// design's clock (exit status 0); the message gives the slack, the fmax estimate and the
+// critical path whether it passed or not.
+void timing(const Job& j, const PoolOptions& o, Result& r) {
+  const fs::path out = o.work / "timing" / j.name();
+  r.details = (out / "timing.json").string();
+  r.reproduce = fmt::format("npugen timing {} --block {}", j.config, j.block);
+  fs::remove(r.details);
+  const auto s0 = Clock::now();
+  const int rc = util::run_program(npugen_under_timeout(o, {"timing", j.config, "--block", j.block,
+                                                            "-j", "1", "-o", out.string()}),
+                                   fs::path(r.log));
+  r.seconds = since(s0);
+  const nlohmann::json t = read_json_or_null(r.details);
+  const nlohmann::json* b = nullptr;
+  if (t.is_object() && t.contains("blocks") && t["blocks"].is_array() && !t["blocks"].empty())
+    b = &t["blocks"][0];
+  if (b != nullptr && b->contains("setup")) {
+    const nlohmann::json& s = (*b)["setup"];
+    r.message =
+        fmt::format("setup slack {:.3f} ns at {} MHz, fmax {:.1f} MHz; {} -> {}",
+                    s.value("slack_ns", 0.0), t.value("clock_mhz", 0.0), b->value("fmax_mhz", 0.0),
+                    s.value("startpoint", std::string("?")), s.value("endpoint", std::string("?")));
+  }
+  if (rc == 0 && b != nullptr) {
+    r.status = "pass";
+  } else if (rc == 1 && b != nullptr) {
+    r.status = "fail";
+  } else {
+    const std::string said = r.message;
+    classify_exit(rc == 0 || rc == 1 ? 3 : rc, o.timeout_seconds, r.log, r);
+    if (r.status == "crash" && rc == 3) r.status = "error";  // Yosys or OpenSTA failed
+    if (!said.empty()) r.message += "; " + said;
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<size_t>> job_groups(const std::vector<Job>& jobs) {
@@ -186,6 +222,8 @@ std::vector<Result> run_jobs(const std::vector<Job>& jobs, const PoolOptions& o)
           lint(j, design, o.timeout_seconds, r);
         } else if (j.kind == JobKind::kNetwork) {
           network(j, design, o, r);
+        } else if (j.kind == JobKind::kTiming) {
+          timing(j, o, r);
         } else {
           sim(j, design, o, r);
         }

@@ -72,12 +72,14 @@ std::string kind_name(JobKind k) {
       return "lint";
     case JobKind::kNetwork:
       return "network";
+    case JobKind::kTiming:
+      return "timing";
   }
   return "?";
 }
 
 JobKind kind_of(const std::string& name) {
-  for (const JobKind k : {JobKind::kSim, JobKind::kLint, JobKind::kNetwork}) {
+  for (const JobKind k : {JobKind::kSim, JobKind::kLint, JobKind::kNetwork, JobKind::kTiming}) {
     if (kind_name(k) == name) return k;
   }
   throw std::invalid_argument("unknown job kind '" + name + "'");
@@ -87,6 +89,8 @@ std::string Job::variant() const {
   switch (kind) {
     case JobKind::kLint:
       return "lint";
+    case JobKind::kTiming:
+      return "timing";
     case JobKind::kNetwork:
       return fs::path(network).stem().string();
     case JobKind::kSim:
@@ -99,6 +103,8 @@ std::string Job::name() const {
   switch (kind) {
     case JobKind::kLint:
       return fmt::format("{}.{}.lint", design, block);
+    case JobKind::kTiming:
+      return fmt::format("{}.{}.timing", design, block);
     case JobKind::kNetwork:
       return fmt::format("{}.{}", design, fs::path(network).stem().string());
     case JobKind::kSim:
@@ -157,20 +163,22 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
   std::map<std::string, std::string> names;  // design -> its configuration
   try {
     for (const YAML::Node& e : entries) {
-      if (!e.IsMap()) bad(file, e, "an entry is a map (configs, blocks, networks, seeds, cycles)");
+      if (!e.IsMap())
+        bad(file, e, "an entry is a map (configs, blocks, networks, timing, seeds, cycles)");
       for (const auto& kv : e) {
         const std::string key = kv.first.as<std::string>();
-        static const std::set<std::string> known = {"configs", "blocks", "networks", "seeds",
-                                                    "cycles"};
+        static const std::set<std::string> known = {"configs", "blocks", "networks",
+                                                    "timing",  "seeds",  "cycles"};
         if (!known.contains(key)) {
           bad(file, kv.first,
-              fmt::format("unknown key '{}' (an entry has configs, blocks, networks, seeds "
-                          "and cycles)",
+              fmt::format("unknown key '{}' (an entry has configs, blocks, networks, timing, "
+                          "seeds and cycles)",
                           key));
         }
       }
       if (!e["configs"]) bad(file, e, "an entry needs configs");
-      if (!e["blocks"] && !e["networks"]) bad(file, e, "an entry needs blocks or networks");
+      if (!e["blocks"] && !e["networks"] && !e["timing"])
+        bad(file, e, "an entry needs blocks, networks or timing");
       // configs: a path or glob, an inline configuration (a map), or a list of them.
       struct Config {
         std::string path, yaml, design;
@@ -218,8 +226,10 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
                           c.design, where, it->second));
         }
       }
-      std::vector<std::string> blocks;
+      std::vector<std::string> blocks, timed;
       if (e["blocks"]) blocks = strings(file, e["blocks"], "blocks");
+      // timing: blocks each synthesized and timed at the design's clock (npugen timing).
+      if (e["timing"]) timed = strings(file, e["timing"], "timing");
       std::vector<uint64_t> seeds = {1};
       if (const YAML::Node s = e["seeds"]) {
         if (!s.IsSequence() || s.size() == 0) bad(file, s, "seeds: a list of seeds");
@@ -279,6 +289,13 @@ std::vector<Job> read_suite(const std::string& file, const std::string& tier) {
         for (Job j : networks) {
           j.config = c.path, j.inline_config = c.yaml, j.design = c.design;
           j.config_line = c.at.Mark().line + 1;
+          jobs.push_back(j);
+        }
+        for (const std::string& b : timed) {
+          Job j;
+          j.kind = JobKind::kTiming;
+          j.config = c.path, j.inline_config = c.yaml, j.design = c.design, j.block = b;
+          j.config_line = c.at.Mark().line + 1, j.block_line = e["timing"].Mark().line + 1;
           jobs.push_back(j);
         }
       }

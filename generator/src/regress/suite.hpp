@@ -15,6 +15,7 @@ enum class JobKind {
   kSim,      ///< npugen sim: one block's random co-simulation against its golden model
   kLint,     ///< verilator --lint-only -Wall on one block's filelist
   kNetwork,  ///< npugen run: a network on the design's NPU top, bit-exact every layer
+  kTiming,   ///< npugen timing: one block synthesized to a liberty and timed by OpenSTA
 };
 
 std::string kind_name(JobKind k);
@@ -25,7 +26,7 @@ struct Job {
   std::string config;         ///< the configuration file
   std::string inline_config;  ///< a configuration written in the suite (YAML), to be saved
                               ///< as `config` (materialize_inline) before the jobs run
-  std::string block;          ///< the block (npu for a network run)
+  std::string block;          ///< the block (npu for a network run; the one timed)
   uint64_t seed = 1;          ///< kSim: the co-simulation's seed
   uint64_t cycles = 0;        ///< kSim: the cycle budget; 0: the configuration's
   std::string design;         ///< the design's folder name (the configuration file's stem)
@@ -35,10 +36,11 @@ struct Job {
   int config_line = 0;        ///< the suite's line naming the configuration (0: none)
   int block_line = 0;         ///< the suite's line naming the block or the network
 
-  /// A short name, unique within a tier: design.block.seedN, design.block.lint or
-  /// design.network-stem.
+  /// A short name, unique within a tier: design.block.seedN, design.block.lint,
+  /// design.block.timing or design.network-stem.
   [[nodiscard]] std::string name() const;
-  /// What a report shows in the seed's place: the seed, "lint" or the network's stem.
+  /// What a report shows in the seed's place: the seed, "lint", "timing" or the network's
+  /// stem.
   [[nodiscard]] std::string variant() const;
 };
 

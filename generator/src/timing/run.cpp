@@ -140,9 +140,13 @@ BlockTiming run_one(const BlockScripts& b, const RunOptions& o) {
                             t.sta.problems.empty() ? "no timing reported" : t.sta.problems.front());
     return t;
   }
-  // Transitions over the limit are reported, not judged: Yosys buffers no net ABC does
-  // not see, and placement repairs them.
-  const bool met = t.sta.setup.slack_ns >= 0 && (!t.sta.hold.found || t.sta.hold.slack_ns >= 0);
+  // Transitions over the limit and hold are reported, not judged: Yosys buffers no net ABC
+  // does not see, and the clock is ideal; placement repairs transitions, and after the
+  // clock tree is built, hold (delay cells on the short paths; the ones found here are a
+  // flip-flop straight into a memory macro's address, 0.125 ns against its 0.1 ns hold and
+  // the 0.1 ns hold uncertainty). No RTL change fixes a hold path, so the clock is met when
+  // setup is.
+  const bool met = t.sta.setup.slack_ns >= 0;
   t.status = met ? "met" : "violated";
   return t;
 }

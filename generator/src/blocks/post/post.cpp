@@ -29,8 +29,8 @@ PostConfig read_section(config::Reader& r, config::Section& root, const config::
             "Registers from a beat's acceptance to its results (docs/post.md): 3 (the table "
             "read, the product, the result); each more cuts the longest stage left: 4 before "
             "the 32 x 32 multiply, 5 before the rounding divide, 6 between the multiply's two "
-            "32 x 16 halves and their sum, 7 before the zero point and clamp, 8 after the "
-            "nudge.");
+            "32 x 16 halves and their sum, 7 before the zero point and clamp, 8 between the "
+            "table's read and the bias add.");
   r.rule("post.lanes divides pe_array.tiles: a filter block's results are whole groups.");
   if (pc.enabled && r.checks({"post.lanes", "pe_array.tiles"}) && tiles % p.lanes != 0) {
     r.error(s.location_of("lanes"), s.path_of("lanes"),
