@@ -1,5 +1,5 @@
-// npugen regress (docs/regress.md): a suite's tier of co-simulation, lint and
-// network jobs in a local pool, as shards, or as a Slurm job array; reports as JSON, JUnit
+// npugen regress (docs/regress.md): a suite's tier of co-simulation, lint, network and
+// timing jobs in a local pool, as shards, or as a Slurm job array; reports as JSON, JUnit
 // XML, a summary table and an HTML page.
 #include <fmt/format.h>
 #include <unistd.h>

@@ -152,6 +152,7 @@ void timing(const Job& j, const PoolOptions& o, Result& r) {
   r.seconds = since(s0);
   const nlohmann::json t = read_json_or_null(r.details);
   const nlohmann::json* b = nullptr;
+  if (t.is_object()) r.config_hash = t.value("config_hash", "");
   if (t.is_object() && t.contains("blocks") && t["blocks"].is_array() && !t["blocks"].empty())
     b = &t["blocks"][0];
   if (b != nullptr && b->contains("setup")) {
@@ -165,9 +166,12 @@ void timing(const Job& j, const PoolOptions& o, Result& r) {
     r.status = "pass";
   } else if (rc == 1 && b != nullptr) {
     r.status = "fail";
+  } else if (rc == 0 || rc == 1) {  // an exit status without its report
+    r.status = "crash";
+    r.message = fmt::format("exit status {} without {}: {}", rc, r.details, last_lines(r.log, 3));
   } else {
     const std::string said = r.message;
-    classify_exit(rc == 0 || rc == 1 ? 3 : rc, o.timeout_seconds, r.log, r);
+    classify_exit(rc, o.timeout_seconds, r.log, r);
     if (r.status == "crash" && rc == 3) r.status = "error";  // Yosys or OpenSTA failed
     if (!said.empty()) r.message += "; " + said;
   }

@@ -170,7 +170,10 @@ CellStats parse_stat(const std::string& text, const std::vector<std::string>& fl
 
 std::string top_instance(const std::string& name) {
   const auto slash = name.find('/');
-  return slash == std::string::npos ? "" : name.substr(0, slash);
+  if (slash != std::string::npos) return name.substr(0, slash);
+  // A flattened name: its scopes joined by dots; the generated RTL names every instance u_*.
+  const std::string first = name.substr(0, name.find('.'));
+  return first.starts_with("u_") && first.size() < name.size() ? first : "";
 }
 
 }  // namespace npugen::timing

@@ -47,8 +47,10 @@ struct CellStats {
 CellStats parse_stat(const std::string& text, const std::vector<std::string>& flop_cells,
                      const std::string& macro_prefix);
 
-/// The first component of a hierarchical name ("u_post/g_lane[0].u_table/..." -> "u_post"),
-/// empty for a name at the top.
+/// The block instance a path end is in: the first component of a hierarchical name
+/// ("u_post/g_lane[0].u_table/..." -> "u_post") or, flattened, the first of its dotted scopes
+/// when it is an instance ("u_planar.cur_q_reg" -> "u_planar"); empty for a name at the top
+/// ("g_lane[0].op_x[3]_reg", "step_act_i[8]").
 std::string top_instance(const std::string& name);
 
 }  // namespace npugen::timing
