@@ -1,4 +1,7 @@
 // The dense PE array's elaboration: pipeline registers and the adder tree's shape.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "blocks/block.hpp"
@@ -41,4 +44,32 @@ TEST_CASE("the adder tree grows one bit a level and halves its nodes", "[pe_arra
   CHECK(d.top == "npu_pe_array");
   CHECK(pe.tile_module == "npu_pe_array_tile");
   CHECK(pe.tree_module == "npu_pe_array_adder_tree");
+}
+
+TEST_CASE("the largest depth registers the tile's inputs too, and no depth beyond it fits",
+          "[pe_array]") {
+  auto array = [](unsigned stages) {
+    const auto r = npugen::blocks::load_config_text(
+        fmt::format("pe_array: {{tiles: 3, lanes: 5, adder_tree: {{pipeline_stages: {}}}}}\n",
+                    stages),
+        "t.yaml");
+    return r;
+  };
+  for (unsigned stages = 0; stages <= 5; ++stages) {
+    const auto r = array(stages);
+    REQUIRE(r.config);
+    const auto d = npugen::elab::elaborate(*r.config);
+    const auto& pe = d.find<npugen::blocks::pe_array::Design>()->array;
+    int registered = 0;
+    for (const auto& l : pe.levels) registered += l.registered ? 1 : 0;
+    // 5 lanes: 4 positions in the tree (the products and 3 levels), then the inputs.
+    CHECK(pe.input_register == (stages == 5));
+    CHECK(registered == static_cast<int>(std::min(stages, 4U)));
+    CHECK(pe.params.latency() == stages + 1);
+  }
+  const auto six = array(6);
+  REQUIRE_FALSE(six.config);
+  REQUIRE_FALSE(six.diagnostics.empty());
+  CHECK_THAT(six.diagnostics.front().format(),
+             Catch::Contains("6 pipeline stages do not fit a tree over 5 lanes: it has 5"));
 }

@@ -35,7 +35,9 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
   config::Section tree = pe.section("adder_tree", "The adder tree that sums a tile's products.");
   tree.integer("pipeline_stages", p.tree_stages, 0, 11,
                "Pipeline registers in the adder tree, spread evenly from the products to the "
-               "sum. Latency from a step to the accumulator is pipeline_stages + 1 cycles.");
+               "sum; at the most (ceil(log2(lanes)) + 2) one more registers the tile's inputs, "
+               "the weights and activations, before the multipliers. Latency from a step to "
+               "the accumulator is pipeline_stages + 1 cycles.");
   tree.finish();
   pe.retired("zero_skip",
              "moved: the zero-skipping array is configured in its own top-level section, zs "
@@ -62,16 +64,16 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
                         p.acc_width, p.weight_width, p.act_width, product_width, product_width));
   }
   r.rule(
-      "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 1: one register "
-      "after the multipliers and one after each level of the tree.");
-  const unsigned max_stages = golden::ceil_log2(p.lanes) + 1;
+      "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 2: one register on "
+      "the tile's inputs, one after the multipliers and one after each level of the tree.");
+  const unsigned max_stages = golden::ceil_log2(p.lanes) + 2;
   if (r.checks({"pe_array.adder_tree.pipeline_stages", "pe_array.lanes"}) &&
       p.tree_stages > max_stages) {
     r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
             fmt::format("{} pipeline stages do not fit a tree over {} lanes: it has {} "
-                        "register positions (after the products and after each of its {} "
-                        "levels)",
-                        p.tree_stages, p.lanes, max_stages, max_stages - 1));
+                        "register positions (the inputs, after the products and after each of "
+                        "its {} levels)",
+                        p.tree_stages, p.lanes, max_stages, max_stages - 2));
   }
   pe.finish();
   return p;
@@ -174,8 +176,11 @@ Array elaborate_array(const config::Config& config, std::string_view block_name)
     const int index = static_cast<int>(a.levels.size());
     a.levels.push_back(TreeLevel{index, nodes, a.product_width + index, false});
   }
+  // The inputs' register comes last: only when every position of the tree has one.
+  const int positions = static_cast<int>(a.levels.size());
+  a.input_register = static_cast<int>(p.tree_stages) > positions;
   const std::vector<bool> registered =
-      spread_registers(static_cast<int>(p.tree_stages), static_cast<int>(a.levels.size()));
+      spread_registers(std::min(static_cast<int>(p.tree_stages), positions), positions);
   for (size_t i = 0; i < a.levels.size(); ++i) a.levels[i].registered = registered[i];
   a.sum_width = a.levels.back().width;
   const std::string stem = fmt::format("{}_{}", config.design.module_prefix, block_name);
@@ -208,6 +213,9 @@ elab::SvConstants Array::constants() const {
       SvConstant::integer("TreeStages", p.tree_stages, "Pipeline registers in the adder tree."),
       SvConstant::bits("TreeRegisters", registers,
                        "Bit k: a pipeline register follows tree level k (0: the products)."),
+      SvConstant::flag("TreeInputRegister", input_register,
+                       "A pipeline register (the first) holds the tile's weights and "
+                       "activations before the multipliers."),
       SvConstant::integer("ActRowWidth", int64_t{p.lanes} * p.act_width,
                           "Bits of an activation vector: Lanes x ActWidth."),
       SvConstant::integer("WeightRowWidth", int64_t{p.lanes} * p.weight_width,
@@ -229,11 +237,9 @@ nlohmann::json array_json(const Array& a) {
                       {"width", level.width},
                       {"registered", level.registered}});
   }
-  return {{"product_width", a.product_width},
-          {"product_signed", a.params.acc_signed()},
-          {"sum_width", a.sum_width},
-          {"latency_cycles", a.params.latency()},
-          {"multipliers", a.params.tiles * a.params.lanes},
+  return {{"product_width", a.product_width},     {"product_signed", a.params.acc_signed()},
+          {"input_register", a.input_register},   {"sum_width", a.sum_width},
+          {"latency_cycles", a.params.latency()}, {"multipliers", a.params.tiles * a.params.lanes},
           {"adder_tree_levels", levels}};
 }
 

@@ -36,6 +36,9 @@ struct Array {
   int product_width = 0;          ///< weight_width + act_width: holds every product exactly
   int sum_width = 0;              ///< width of the adder tree's output
   std::vector<TreeLevel> levels;  ///< levels[0] = products, levels.back() = the sum
+  /// A register on the tile's inputs (its weights and activations) before the multipliers:
+  /// at the most stages, one more than the tree's positions, which are then all registered.
+  bool input_register = false;
 
   /// Module names of the tile and the tree (each block owns its own).
   std::string tile_module;
