@@ -1,7 +1,7 @@
 # The clock the suite keeps: configs/npu_tiny.yaml's blocks that meet its 200 MHz at Debian's
-# OSU 0.18 um cells (the PE array with its adder tree at 2 stages, the post unit at 8, the
-# task unit and the address generator) still meet it, so a change that lengthens one of
-# their paths fails here. The critical path is named in RTL terms: a flip-flop by the
+# OSU 0.18 um cells (the PE array with its adder tree at 3 stages, the tile's inputs
+# registered; the post unit at 8; the task unit and the address generator) still meet it, so
+# a change that lengthens one of their paths fails here. The critical path is named in RTL terms: a flip-flop by the
 # register bit it holds (`<register>[<bit>]_reg`), a port, or a memory macro's instance.
 # The NPU top, the sequencer and the planar engine, which do not meet it yet, are timed by
 # npugen regress suites/npugen.yaml --tier timing (docs/timing.md).

@@ -33,7 +33,7 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
   acc.integer("width", p.acc_width, 2, 64, "Bits per accumulator; sums wrap modulo 2^width.");
   acc.finish();
   config::Section tree = pe.section("adder_tree", "The adder tree that sums a tile's products.");
-  tree.integer("pipeline_stages", p.tree_stages, 0, 11,
+  tree.integer("pipeline_stages", p.tree_stages, 0, 12,
                "Pipeline registers in the adder tree, spread evenly from the products to the "
                "sum; at the most (ceil(log2(lanes)) + 2) one more registers the tile's inputs, "
                "the weights and activations, before the multipliers. Latency from a step to "
