@@ -7,7 +7,7 @@ source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 suite=$2 configs=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for tier in smoke nightly large; do
+for tier in smoke nightly timing large; do
   "$npugen" regress "$suite" --tier "$tier" --list > "$work/$tier.txt" 2>&1 ||
     fail "tier $tier does not list: $(cat "$work/$tier.txt")"
   grep -q "^[0-9]* jobs in" "$work/$tier.txt" || fail "tier $tier lists no jobs"

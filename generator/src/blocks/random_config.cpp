@@ -4,8 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "blocks/block.hpp"
+#include "blocks/pe_array/pe_array.hpp"
 #include "blocks/random_draw.hpp"
-#include "npugen/golden/common/bits.hpp"
 #include "npugen/golden/post/params.hpp"
 
 namespace npugen::blocks {
@@ -63,9 +63,8 @@ std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConf
   // The adder tree's largest depth, one above its positions, registers the tiles' inputs.
   if (const YAML::Node pe = root["pe_array"];
       pe && pe["adder_tree"] && pe["lanes"] && td.chance(15)) {
-    const uint64_t lanes = pe["lanes"].as<uint64_t>();
     root["pe_array"]["adder_tree"]["pipeline_stages"] =
-        static_cast<int64_t>(golden::ceil_log2(lanes)) + 2;
+        pe_array::max_tree_stages(pe["lanes"].as<unsigned>());
   }
   YAML::Emitter out;
   out << root;

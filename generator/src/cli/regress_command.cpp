@@ -312,9 +312,8 @@ void add_regress_command(CLI::App& app) {
       "regress",
       "Run a suite's tier of co-simulation, lint, network and timing jobs (configurations x "
       "blocks x seeds, networks, and blocks timed at the design's clock) in a local pool, each "
-      "design generated and verilated once; "
-      "results.json, junit.xml, a summary and an HTML report (docs/regress.md). Exit status 1 "
-      "when a job failed.");
+      "design generated and verilated once; results.json, junit.xml, a summary and an HTML "
+      "report (docs/regress.md). Exit status 1 when a job failed.");
   cmd->add_option("SUITE", o.suite, "Suite file (YAML: tiers of entries)");
   cmd->add_option("--tier", o.tier, "Tier to run")->capture_default_str();
   cmd->add_option("--jobs,-j", o.jobs, "Jobs at once (default: the cores; with --slurm, 2)")

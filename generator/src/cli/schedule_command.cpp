@@ -195,8 +195,8 @@ void add_schedule_command(CLI::App& app) {
       "schedule",
       "Run a task list (--tasks) or a network (--network) through the golden task unit "
       "(docs/tasks.md) of CONFIG: per-task start and end cycles, the makespan, the serial "
-      "makespan, a lower "
-      "bound and the overlap efficiency; printed, and written as JSON to --out.");
+      "makespan, a lower bound and the overlap efficiency; printed, and written as JSON to "
+      "--out.");
   cmd->add_option("config", o.config, "Configuration file (tasks.enabled: true)")->required();
   cmd->add_option("--tasks", o.tasks, "Task list YAML (docs/tasks.md)")->check(non_empty());
   cmd->add_option("--network", o.network, "Network YAML (docs/tasks.md)")->check(non_empty());

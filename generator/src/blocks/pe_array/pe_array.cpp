@@ -66,7 +66,7 @@ golden::PeArrayParams read_section(config::Reader& r, config::Section& root) {
   r.rule(
       "pe_array.adder_tree.pipeline_stages is at most ceil(log2(lanes)) + 2: one register on "
       "the tile's inputs, one after the multipliers and one after each level of the tree.");
-  const unsigned max_stages = golden::ceil_log2(p.lanes) + 2;
+  const unsigned max_stages = max_tree_stages(p.lanes);
   if (r.checks({"pe_array.adder_tree.pipeline_stages", "pe_array.lanes"}) &&
       p.tree_stages > max_stages) {
     r.error(tree.location_of("pipeline_stages"), tree.path_of("pipeline_stages"),
@@ -150,6 +150,8 @@ const Block& block() {
 const golden::PeArrayParams& params(const config::Config& config) {
   return config.sections.get<golden::PeArrayParams>(kName);
 }
+
+unsigned max_tree_stages(unsigned lanes) { return golden::ceil_log2(lanes) + 2; }
 
 std::vector<bool> spread_registers(int stages, int positions) {
   if (stages < 0 || stages > positions) {

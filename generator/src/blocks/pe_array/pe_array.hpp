@@ -52,6 +52,10 @@ struct Array {
 /// <prefix>_<block>_tile and <prefix>_<block>_adder_tree.
 Array elaborate_array(const config::Config& config, std::string_view block_name);
 
+/// The most adder-tree pipeline stages a tile of `lanes` takes: one after the products, one
+/// after each of the tree's ceil(log2(lanes)) levels, and one on the tile's inputs.
+unsigned max_tree_stages(unsigned lanes);
+
 /// Which register positions (0 = after the products, k = after tree level k) hold a
 /// pipeline register when `stages` registers are spread evenly over `positions`.
 std::vector<bool> spread_registers(int stages, int positions);
