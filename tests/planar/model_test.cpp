@@ -16,9 +16,9 @@ using namespace npugen::golden;
 
 namespace {
 
-PlanarParams params(unsigned lanes, unsigned words, unsigned window) {
+PlanarParams params(unsigned lanes, unsigned words, unsigned window, unsigned stages = 0) {
   PlanarParams p;
-  p.lanes = lanes, p.words = words, p.max_window = window;
+  p.lanes = lanes, p.words = words, p.max_window = window, p.pipeline_stages = stages;
   p.max_stride = 3, p.max_pad = window - 1, p.max_height = 9, p.max_width = 9;
   p.max_channels = 20, p.max_batch = 2, p.act_words = 1U << 15;
   return p;
@@ -168,7 +168,10 @@ PlanarTask random_task(const PlanarParams& p, std::mt19937_64& rng, PlanarOp op)
 TEST_CASE("the planar golden model's output tensors equal the plain reference's", "[planar]") {
   std::mt19937_64 rng(14);
   unsigned checked = 0;
-  for (const PlanarParams& p : {params(3, 2, 5), params(8, 1, 3), params(1, 3, 4)}) {
+  // The last two with the output pipeline (planar.pipeline_stages): the same tensors, the
+  // cycle model's count with its registers added.
+  for (const PlanarParams& p : {params(3, 2, 5), params(8, 1, 3), params(1, 3, 4),
+                                params(3, 2, 5, 6), params(8, 1, 3, 1)}) {
     Harness h(p, rng());
     for (int trial = 0; trial < 70; ++trial) {
       const auto op = static_cast<PlanarOp>(trial % kPlanarOpCount);
@@ -194,7 +197,7 @@ TEST_CASE("the planar golden model's output tensors equal the plain reference's"
       ++checked;
     }
   }
-  CHECK(checked == 210);
+  CHECK(checked == 350);
 }
 
 TEST_CASE("the planar register map is consistent and a task survives its register writes",

@@ -6,6 +6,7 @@
 #include "blocks/block.hpp"
 #include "blocks/pe_array/pe_array.hpp"
 #include "blocks/random_draw.hpp"
+#include "npugen/golden/planar/params.hpp"
 #include "npugen/golden/post/params.hpp"
 
 namespace npugen::blocks {
@@ -65,6 +66,9 @@ std::string draw(std::mt19937_64& rng, const std::string& name, const RandomConf
       pe && pe["adder_tree"] && pe["lanes"] && td.chance(15)) {
     root["pe_array"]["adder_tree"]["pipeline_stages"] =
         pe_array::max_tree_stages(pe["lanes"].as<unsigned>());
+  }
+  if (root["planar"] && td.chance(50)) {
+    root["planar"]["pipeline_stages"] = td.range(0, golden::PlanarParams::kMaxOutStages);
   }
   YAML::Emitter out;
   out << root;

@@ -54,6 +54,7 @@ PlanarModel::PlanarModel(const PlanarParams& params)
       cb_(params.lb_banks(),
           std::vector<int32_t>(static_cast<size_t>(params.table_rows()) * params.beat_lanes(), 0)),
       table_(static_cast<size_t>(params.table_rows()) * params.beat_lanes()),
+      pipe_(params.pipeline_stages),
       out_data_(params.beat_lanes(), 0) {
   const regmap::Group& g = map_.groups.front();
   for (auto& words : words_) {
@@ -225,6 +226,8 @@ bool PlanarModel::a_take_ok() const {
 }
 
 bool PlanarModel::b_fire(bool w_ready) const {
+  // A beat that writes enters the output pipeline, which moves when the output register is
+  // free or written.
   return a_valid_ && (!a_beat_.emit || !out_valid_ || w_ready);
 }
 
@@ -466,19 +469,33 @@ void PlanarModel::tick(const PlanarInputs& in) {
     ++tasks_done_;
     done_ = true;
   }
-  if (fire_b && b_beat.emit) {
-    out_valid_ = true;
-    out_addr_ = b_beat.out_addr;
-    out_mask_ = word_mask(b_beat);
-    out_data_ = out_word;
-    for (unsigned j = 0; j < p_.words; ++j) {
-      if (((out_mask_ >> j) & 1U) != 0) continue;
-      std::fill_n(out_data_.begin() + j * p_.lanes, p_.lanes, int8_t{0});
+  if (!out_valid_ || in.w_ready) {  // the output pipeline moves
+    OutBeat entering;
+    if (fire_b && b_beat.emit) {
+      entering.valid = true;
+      entering.addr = b_beat.out_addr;
+      entering.mask = word_mask(b_beat);
+      entering.data = out_word;
+      for (unsigned j = 0; j < p_.words; ++j) {
+        if (((entering.mask >> j) & 1U) != 0) continue;
+        std::fill_n(entering.data.begin() + j * p_.lanes, p_.lanes, int8_t{0});
+      }
+      entering.last = b_beat.task_last;
+      entering.group = b_beat.group;
     }
-    out_last_ = b_beat.task_last;
-    out_group_ = b_beat.group;
-  } else if (w_fire) {
-    out_valid_ = false;
+    if (!pipe_.empty()) {
+      // The last register's beat leaves (into `entering`); the others move up one.
+      std::swap(entering, pipe_.back());
+      std::rotate(pipe_.rbegin(), pipe_.rbegin() + 1, pipe_.rend());
+    }
+    out_valid_ = entering.valid;
+    if (entering.valid) {
+      out_addr_ = entering.addr;
+      out_mask_ = entering.mask;
+      out_data_ = std::move(entering.data);
+      out_last_ = entering.last;
+      out_group_ = entering.group;
+    }
   }
   for (unsigned g = 0; g < kGroups; ++g) {
     enable_[g] = enable_[g] || enable_now[g];

@@ -36,6 +36,11 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("has_mbqm",
         emit::flag(params.generates(PlanarOp::kAdd) || params.generates(PlanarOp::kGainBias) ||
                    params.generates(PlanarOp::kReduceSum)));
+  d.set("has_avg", emit::flag(params.generates(PlanarOp::kAvgPool)));
+  d.set(
+      "has_mul",
+      emit::flag(params.generates(PlanarOp::kAvgPool) || params.generates(PlanarOp::kAdd) ||
+                 params.generates(PlanarOp::kGainBias) || params.generates(PlanarOp::kReduceSum)));
   d.set("area_bits", emit::dec(2 * golden::PlanarParams::kSmallBits));
   d.set("recip_bits", emit::dec(params.divider().reciprocal_bits()));
   d.set("has_mbqm_out",

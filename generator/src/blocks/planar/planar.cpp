@@ -47,6 +47,12 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
   s.integer("read_latency", p.read_latency, 1, PlanarParams::kMaxReadLatency,
             "Cycles from a read request taken to its response that the engine streams at full "
             "rate against: its read queues hold read_latency + 2 beats.");
+  s.integer("pipeline_stages", p.pipeline_stages, 0, PlanarParams::kMaxOutStages,
+            "Registers between the filters' stage and the output register (docs/planar.md), "
+            "each cutting the longest step left: 1 after the H and V filters, 2 before the "
+            "multiply (MBQM, or the average's reciprocal), 3 after it, 4 after the doubling "
+            "high multiply, 5 between the multiply's two 32 x 16 halves and their sum, 6 "
+            "after the rounding divide. Each adds a cycle to a task's last write.");
   const auto names = s.names("modes",
                              "The operations generated: max_pool, avg_pool, add, gain_bias, "
                              "reduce_sum, reduce_max, activation; a task asking for another is "
@@ -265,6 +271,8 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("MaxWidth", p.max_width, "Largest input width."),
       SvConstant::integer("MaxChannels", p.max_channels, "Largest channel count."),
       SvConstant::integer("MaxBatch", p.max_batch, "Largest batch."),
+      SvConstant::integer("OutStages", p.pipeline_stages,
+                          "Registers between stage B and the output register (0 to 6)."),
       SvConstant::integer("Modes", p.modes, "Operations generated, a bit each (MODE.OP's values)."),
       SvConstant::integer("DimBits", PlanarParams::kDimBits, "Bits of the H, W, C, N fields."),
       SvConstant::integer("SmallBits", PlanarParams::kSmallBits,

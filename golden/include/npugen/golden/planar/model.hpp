@@ -172,7 +172,17 @@ class PlanarModel {
   std::vector<std::vector<int32_t>> lb_;  ///< [bank][entry * V + lane]
   std::vector<std::vector<int32_t>> cb_;  ///< column buffer: [bank][beat * V + lane]
   std::vector<PlanarGain> table_;         ///< [row * V + lane]
-  // Output register.
+  // The output pipeline's registers (planar.pipeline_stages), then the output register; a
+  // written word group's fields.
+  struct OutBeat {
+    bool valid = false;
+    uint64_t addr = 0;
+    unsigned mask = 0;
+    std::vector<int8_t> data;
+    bool last = false;
+    unsigned group = 0;
+  };
+  std::vector<OutBeat> pipe_;  ///< [0] after stage B, the last before the output register
   bool out_valid_ = false;
   uint64_t out_addr_ = 0;
   unsigned out_mask_ = 0;

@@ -60,6 +60,7 @@ struct PlanarParams {
   static constexpr unsigned kMaxLeftShift = 23;  ///< ADD's (x - zp) << left_shift fits int32
   static constexpr unsigned kHBits = 12;         ///< an H-filter result: 15 int8 taps summed
   static constexpr unsigned kAccBits = 32;       ///< the accumulators and ADD's sums
+  static constexpr unsigned kMaxOutStages = 6;   ///< output pipeline registers at most
 
   unsigned lanes = 8;             ///< L: channels in a word (pe_array.lanes)
   unsigned words = 1;             ///< W: words a cycle in and out (a beat: W x L channels)
@@ -72,7 +73,8 @@ struct PlanarParams {
   unsigned max_batch = 4;         ///< largest batch N
   uint64_t act_words = 1U << 16;  ///< words of the memory the ports address
   unsigned modes = (1U << kPlanarOpCount) - 1;  ///< planar_op_bit of each operation generated
-  unsigned read_latency = 1;  ///< read latency the engine streams at full rate against
+  unsigned read_latency = 1;     ///< read latency the engine streams at full rate against
+  unsigned pipeline_stages = 0;  ///< registers between stage B and the output register
 
   template <typename F>
   constexpr void for_each_field(F&& f) const {
@@ -80,6 +82,7 @@ struct PlanarParams {
     f("max_stride", max_stride), f("max_pad", max_pad), f("max_height", max_height);
     f("max_width", max_width), f("max_channels", max_channels), f("max_batch", max_batch);
     f("act_words", act_words), f("modes", modes), f("read_latency", read_latency);
+    f("pipeline_stages", pipeline_stages);
   }
 
   [[nodiscard]] constexpr bool generates(PlanarOp op) const {
@@ -178,8 +181,11 @@ uint64_t planar_beats(const PlanarParams& p, const PlanarTask& t);
 /// Cycles from the task's first beat to its last output word with no back-pressure and reads
 /// answered after read_latency cycles: the beats plus the pipeline's depth.
 uint64_t planar_cycles(const PlanarParams& p, const PlanarTask& t);
-/// Cycles from a beat's issue to its output word on the write port (no back-pressure).
-constexpr unsigned planar_pipeline_cycles(const PlanarParams& p) { return p.read_latency + 3; }
+/// Cycles from a beat's issue to its output word on the write port (no back-pressure): the
+/// read, the queue, stage A, stage B, the output pipeline's registers and the output register.
+constexpr unsigned planar_pipeline_cycles(const PlanarParams& p) {
+  return p.read_latency + 3 + p.pipeline_stages;
+}
 
 /// The planar engine's registers: byte offsets and field positions.
 namespace planar_csr {
