@@ -155,7 +155,9 @@ class PlanarBench {
     }
     const std::array<bool, csr::kGroups> before = {golden_.enabled(0), golden_.enabled(1)};
     const uint64_t beats_before = golden_.beats_issued();
+    const uint64_t made_before = golden_.beats_made();
     const bool was_running = golden_.running();
+    const bool had_request = golden_.requests_waiting() > 0;
     golden_.tick(in_);
     apb_.advance(want_.apb);
     if (a_port_.delivered) a_port_.pending.pop_front(), a_port_.delivered = false;
@@ -171,11 +173,18 @@ class PlanarBench {
     }
     const uint64_t issued = golden_.beats_issued() - beats_before;
     beats_issued_ += issued;
+    // Streaming: the rasterizer makes a beat every cycle it holds a task, and the request
+    // queue issues one every cycle it holds one.
+    const uint64_t made = golden_.beats_made() - made_before;
     if (throughput_ && was_running) {
       ++stream_cycles_;
-      if (issued == 0) {
+      beats_made_ += made;
+      if (made == 0) {
         pending_failures_.push_back("a cycle without a beat while the rasterizer holds a task");
       }
+    }
+    if (throughput_ && had_request && issued == 0) {
+      pending_failures_.push_back("a cycle without a beat issued while one waits for its reads");
     }
   }
 
@@ -966,15 +975,15 @@ class PlanarBench {
           m.idle_tasks, m.idle_cycles, m.model_cycles));
     }
     s.lines.push_back(fmt::format(
-        "throughput: {} beats in {} cycles with a task in the rasterizer ({:.3f} beats, {:.3f} "
-        "words in a cycle at W = {})",
-        beats_issued_, stream_cycles_,
+        "throughput: {} beats made in {} cycles with a task in the rasterizer ({:.3f} beats, "
+        "{:.3f} words in a cycle at W = {})",
+        beats_made_, stream_cycles_,
         stream_cycles_ == 0
             ? 0.0
-            : static_cast<double>(beats_issued_) / static_cast<double>(stream_cycles_),
+            : static_cast<double>(beats_made_) / static_cast<double>(stream_cycles_),
         stream_cycles_ == 0
             ? 0.0
-            : static_cast<double>(beats_issued_) * kP.words / static_cast<double>(stream_cycles_),
+            : static_cast<double>(beats_made_) * kP.words / static_cast<double>(stream_cycles_),
         kP.words));
   }
 
@@ -1008,7 +1017,7 @@ class PlanarBench {
   double worst_ratio_ = 0;  ///< the most a task started from idle took of its estimate
   uint64_t timed_tasks_ = 0;
   uint64_t tasks_done_ = 0, words_checked_ = 0, programmed_ = 0, refused_ = 0, busy_writes_ = 0;
-  uint64_t beats_issued_ = 0, stream_cycles_ = 0;
+  uint64_t beats_issued_ = 0, beats_made_ = 0, stream_cycles_ = 0;
   uint64_t shapes_[6] = {};
   uint64_t edge_tasks_ = 0;  ///< drawn with a dimension at its maximum
   std::array<uint64_t, kPlanarOpCount> op_tasks_{};

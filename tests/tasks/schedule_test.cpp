@@ -48,9 +48,10 @@ TEST_CASE("networks compile to tasks with hand-checked shapes and durations", "[
   CHECK(t[0].in[0].words == 56 * 56 * 16);
   // P1 (same padding, stride 2: none needed) on the planar engine's cycle model: 2 words
   // of 16 channels a beat hold a pixel's 32 channels, each output column's 2 taps a beat
-  // each, every row read once: 56 x 28 x 2 beats, + 1 to start + 4 through the pipeline.
+  // each, every row read once: 56 x 28 x 2 beats, + 1 to start + 5 through the pipeline
+  // (request queue, read at latency 1, response queue, stages A and B, output register).
   CHECK(t[1].out.words == 28 * 28 * 32);
-  CHECK(t[1].cycles == 56 * 28 * 2 + 1 + 4);
+  CHECK(t[1].cycles == 56 * 28 * 2 + 1 + 5);
   CHECK(t[1].in[0] == t[0].out);
   // C2 in two parts: each the whole input, half the output channels, adjacent slices.
   CHECK(t[2].name == "C20");
@@ -63,8 +64,8 @@ TEST_CASE("networks compile to tasks with hand-checked shapes and durations", "[
   CHECK(t[4].in[0] == t[2].out);
   CHECK(t[4].in[1] == t[2].out);
   CHECK(t[5].in[0] == t[3].out);
-  // A beat a pixel (4 channels of a part), + 1 + 4.
-  CHECK(t[4].cycles == 28 * 28 + 1 + 4);
+  // A beat a pixel (4 channels of a part), + 1 + 5.
+  CHECK(t[4].cycles == 28 * 28 + 1 + 5);
   // F: 28 x 28 x 8 inputs x 10 outputs.
   CHECK(t[6].op == golden::TaskOp::kTensor);
   CHECK(t[6].cycles == (28 * 28 * 8 * 10 + 255) / 256 + 2);

@@ -217,7 +217,7 @@ uint32_t PlanarModel::read(const regmap::RegisterAt& r) const {
   }
 }
 
-bool PlanarModel::issue_ok() const { return run_ && tags_.size() < p_.queue_depth(); }
+bool PlanarModel::issue_ok() const { return !requests_.empty() && tags_.size() < p_.queue_depth(); }
 
 bool PlanarModel::a_take_ok() const {
   if (tags_.empty()) return false;
@@ -247,7 +247,7 @@ PlanarOutputs PlanarModel::outputs(const PlanarInputs& in) const {
   o.busy = enable_[0] || enable_[1];
   o.task_done = done_;
   if (issue_ok()) {
-    const PlanarBeat b = beat_at(cur_, task_[cur_], pos_);
+    const PlanarBeat& b = requests_.front();
     o.a_req_valid = b.read && !a_done_;
     o.b_req_valid = b.read_b && !b_done_;
     o.a_req_addr = b.a_addr;
@@ -370,10 +370,11 @@ void PlanarModel::tick(const PlanarInputs& in) {
   const auto queued_before = queued_;
   // Handshakes of this cycle, from the state before the edge.
   const bool issuing = issue_ok();
+  const bool producing = run_ && requests_.size() < kRequestDepth;
   PlanarBeat beat;
   bool issue = false, a_fire = false, b_fire_req = false;
   if (issuing) {
-    beat = beat_at(cur_, task_[cur_], pos_);
+    beat = requests_.front();
     a_fire = beat.read && !a_done_ && in.a_req_ready;
     b_fire_req = beat.read_b && !b_done_ && in.b_req_ready;
     issue = (!beat.read || a_done_ || a_fire) && (!beat.read_b || b_done_ || b_fire_req);
@@ -506,26 +507,32 @@ void PlanarModel::tick(const PlanarInputs& in) {
   if (in.a_rsp_valid) a_data_.push_back(in.a_rsp_data);
   if (in.b_rsp_valid) b_data_.push_back(in.b_rsp_data);
 
-  // The rasterizer.
+  // The request queue's oldest beat issues once its reads are taken.
   if (issuing) {
     if (issue) {
       tags_.push_back(beat);
+      requests_.pop_front();
       ++beats_;
       beats_no_read_ += beat.read ? 0 : 1;
       a_done_ = b_done_ = false;
-      if (!advance(task_[cur_], pos_)) {
-        cur_ ^= 1U;
-        run_ = queued_before[cur_];
-        if (run_) {
-          queued_[cur_] = false;
-          const unsigned ptr = pos_.ptr;
-          pos_ = start(task_[cur_]);
-          pos_.ptr = ptr;
-        }
-      }
     } else {
       a_done_ = a_done_ || a_fire;
       b_done_ = b_done_ || b_fire_req;
+    }
+  }
+  // The rasterizer makes a beat whenever the request queue has room.
+  if (producing) {
+    requests_.push_back(beat_at(cur_, task_[cur_], pos_));
+    ++made_;
+    if (!advance(task_[cur_], pos_)) {
+      cur_ ^= 1U;
+      run_ = queued_before[cur_];
+      if (run_) {
+        queued_[cur_] = false;
+        const unsigned ptr = pos_.ptr;
+        pos_ = start(task_[cur_]);
+        pos_.ptr = ptr;
+      }
     }
   } else if (!run_ && queued_before[cur_]) {
     run_ = true;

@@ -98,13 +98,16 @@ class PlanarModel {
   /// The task of a group as last enabled.
   [[nodiscard]] const PlanarTask& task(unsigned group) const { return task_[group]; }
   [[nodiscard]] bool enabled(unsigned group) const { return enable_[group]; }
-  /// The rasterizer has a task (it issues a beat whenever the queues have room).
+  /// The rasterizer has a task (it makes a beat whenever the request queue has room).
   [[nodiscard]] bool running() const { return run_; }
   /// The group the rasterizer reads now, or reads next.
   [[nodiscard]] unsigned current() const { return cur_; }
   /// Beats issued so far, and those that read nothing.
   [[nodiscard]] uint64_t beats_issued() const { return beats_; }
   [[nodiscard]] uint64_t beats_without_read() const { return beats_no_read_; }
+  /// Beats the rasterizer made so far (into the request queue), and those waiting there.
+  [[nodiscard]] uint64_t beats_made() const { return made_; }
+  [[nodiscard]] size_t requests_waiting() const { return requests_.size(); }
 
   /// The rasterizer's position in a task.
   struct Position {
@@ -158,6 +161,10 @@ class PlanarModel {
   unsigned cur_ = 0;
   Position pos_;
   bool a_done_ = false, b_done_ = false;
+  /// The request queue: beats made by the rasterizer waiting for their reads' handshakes.
+  static constexpr size_t kRequestDepth = 2;
+  std::deque<PlanarBeat> requests_;
+  uint64_t made_ = 0;
   // Queues.
   std::deque<PlanarBeat> tags_;
   std::deque<std::vector<int8_t>> a_data_, b_data_;

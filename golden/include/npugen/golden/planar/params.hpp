@@ -181,10 +181,11 @@ uint64_t planar_beats(const PlanarParams& p, const PlanarTask& t);
 /// Cycles from the task's first beat to its last output word with no back-pressure and reads
 /// answered after read_latency cycles: the beats plus the pipeline's depth.
 uint64_t planar_cycles(const PlanarParams& p, const PlanarTask& t);
-/// Cycles from a beat's issue to its output word on the write port (no back-pressure): the
-/// read, the queue, stage A, stage B, the output pipeline's registers and the output register.
+/// Cycles from a beat's making to its output word on the write port (no back-pressure): the
+/// request queue, the read, the response queue, stage A, stage B, the output pipeline's
+/// registers and the output register.
 constexpr unsigned planar_pipeline_cycles(const PlanarParams& p) {
-  return p.read_latency + 3 + p.pipeline_stages;
+  return p.read_latency + 4 + p.pipeline_stages;
 }
 
 /// The planar engine's registers: byte offsets and field positions.
