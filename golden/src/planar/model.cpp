@@ -54,8 +54,8 @@ PlanarModel::PlanarModel(const PlanarParams& params)
       cb_(params.lb_banks(),
           std::vector<int32_t>(static_cast<size_t>(params.table_rows()) * params.beat_lanes(), 0)),
       table_(static_cast<size_t>(params.table_rows()) * params.beat_lanes()),
-      pipe_(params.pipeline_stages),
-      out_data_(params.beat_lanes(), 0) {
+      pipe_(params.pipeline_stages) {
+  out_.data.assign(params.beat_lanes(), 0);
   const regmap::Group& g = map_.groups.front();
   for (auto& words : words_) {
     for (const regmap::Register& r : g.registers) words[r.offset / 4] = r.reset_value();
@@ -228,7 +228,7 @@ bool PlanarModel::a_take_ok() const {
 bool PlanarModel::b_fire(bool w_ready) const {
   // A beat that writes enters the output pipeline, which moves when the output register is
   // free or written.
-  return a_valid_ && (!a_beat_.emit || !out_valid_ || w_ready);
+  return a_valid_ && (!a_beat_.emit || !out_.valid || w_ready);
 }
 
 unsigned PlanarModel::word_mask(const PlanarBeat& b) const {
@@ -253,10 +253,10 @@ PlanarOutputs PlanarModel::outputs(const PlanarInputs& in) const {
     o.a_req_addr = b.a_addr;
     o.b_req_addr = b.b_addr;
   }
-  o.w_valid = out_valid_;
-  o.w_addr = out_addr_;
-  o.w_mask = out_mask_;
-  o.w_data = out_data_;
+  o.w_valid = out_.valid;
+  o.w_addr = out_.addr;
+  o.w_mask = out_.mask;
+  o.w_data = out_.data;
   return o;
 }
 
@@ -381,7 +381,7 @@ void PlanarModel::tick(const PlanarInputs& in) {
   }
   const bool fire_b = b_fire(in.w_ready);
   const bool take = a_take_ok() && (!a_valid_ || fire_b);
-  const bool w_fire = out_valid_ && in.w_ready;
+  const bool w_fire = out_.valid && in.w_ready;
 
   // The register port.
   bool cfg_err_set = false, clear_cfg_err = false;
@@ -465,12 +465,12 @@ void PlanarModel::tick(const PlanarInputs& in) {
   }
   // The output register and the task's end.
   done_ = false;
-  if (w_fire && out_last_) {
-    enable_[out_group_] = false;
+  if (w_fire && out_.last) {
+    enable_[out_.group] = false;
     ++tasks_done_;
     done_ = true;
   }
-  if (!out_valid_ || in.w_ready) {  // the output pipeline moves
+  if (!out_.valid || in.w_ready) {  // the output pipeline moves
     OutBeat entering;
     if (fire_b && b_beat.emit) {
       entering.valid = true;
@@ -489,13 +489,10 @@ void PlanarModel::tick(const PlanarInputs& in) {
       std::swap(entering, pipe_.back());
       std::rotate(pipe_.rbegin(), pipe_.rbegin() + 1, pipe_.rend());
     }
-    out_valid_ = entering.valid;
     if (entering.valid) {
-      out_addr_ = entering.addr;
-      out_mask_ = entering.mask;
-      out_data_ = std::move(entering.data);
-      out_last_ = entering.last;
-      out_group_ = entering.group;
+      out_ = std::move(entering);
+    } else {
+      out_.valid = false;
     }
   }
   for (unsigned g = 0; g < kGroups; ++g) {

@@ -190,12 +190,7 @@ class PlanarModel {
     unsigned group = 0;
   };
   std::vector<OutBeat> pipe_;  ///< [0] after stage B, the last before the output register
-  bool out_valid_ = false;
-  uint64_t out_addr_ = 0;
-  unsigned out_mask_ = 0;
-  std::vector<int8_t> out_data_;
-  bool out_last_ = false;
-  unsigned out_group_ = 0;
+  OutBeat out_;                ///< the output register (the write port)
   uint64_t beats_ = 0, beats_no_read_ = 0;
 };
 
