@@ -352,6 +352,7 @@ class SequencerBench {
   void compare(const Vdut& dut, const SequencerOutputs& want, Checker& check) const {
     npugen::tb::compare_apb(dut, want.apb, check);
     check.compare("mem_ready_o", want.mem_ready, dut.mem_ready_o);
+    check.compare("mem_free_o", want.mem_free, dut.mem_free_o);
     check.compare("mem_rsp_valid_o", want.mem_rsp_valid, dut.mem_rsp_valid_o);
     if (want.mem_rsp_valid) {
       for (unsigned i = 0; i < data_bytes_; ++i) {

@@ -61,6 +61,9 @@ struct BlockFiles {
   std::string icarus_bench;                ///< sim/*_icarus_tb.sv replaying its vectors, if any
   std::string icarus_bench_top;            ///< that bench's module
   std::vector<Memory> memories;            ///< every memory under its top, in instance order
+  /// Options the block adds to Yosys's `synth` in its synthesis and timing scripts
+  /// (" -noshare": the SAT-based resource sharing runs for tens of minutes on wide engines).
+  std::string synth_options;
   // Written by the EDA emitter for every block:
   std::string filelist;     ///< <design>_<block>.f: its RTL, paths relative to the folder
   std::string constraints;  ///< constraints/<design>_<block>.sdc

@@ -185,6 +185,7 @@ std::vector<TimingScripts> emit_timing(const elab::Design& design,
     TemplateData d = common_data(design, "#");
     d.set("title", std::string(block.title()));
     d.set("top_module", b.top);
+    d.set("synth_options", b.synth_options);
     d.set("stem", stem);
     d.set("rtl_files", rtl);
     d.set("ram_module", ram_1r1w_module(design));

@@ -424,19 +424,25 @@ SequencerModel::Cycle SequencerModel::decide(const SequencerInputs& in) const {
               !c.read_store && !c.pl_read && !s1_holds_store;
 
   // ---- the host port: each memory's port, when the sequencer leaves it free
+  bool read_free[2], write_free[2];
+  for (unsigned b = 0; b < 2; ++b) {
+    read_free[b] = !c.read_act[b] && !(s1_.valid && !c.s1_adv && s1_.uses_act && s1_.in_buf == b);
+    write_free[b] = !engine_writes[b];
+  }
+  const bool store_read_free =
+      !c.read_store && !c.pl_read && !s1_holds_store && !c.zs_read && !zs_holds_store;
+  c.out.mem_free = (read_free[0] ? 1U : 0U) | (read_free[1] ? 2U : 0U) | (write_free[0] ? 4U : 0U) |
+                   (write_free[1] ? 8U : 0U) | (store_read_free ? 16U : 0U);
   bool free = true;
   switch (m.target) {
     case MemTarget::kBufferA:
     case MemTarget::kBufferB: {
       const auto b = static_cast<unsigned>(m.target);
-      free = m.write
-                 ? !engine_writes[b]
-                 : !c.read_act[b] && !(s1_.valid && !c.s1_adv && s1_.uses_act && s1_.in_buf == b);
+      free = m.write ? write_free[b] : read_free[b];
       break;
     }
     case MemTarget::kWeights:
-      free = m.write ||
-             (!c.read_store && !c.pl_read && !s1_holds_store && !c.zs_read && !zs_holds_store);
+      free = m.write || store_read_free;
       break;
     case MemTarget::kParams:
       break;

@@ -80,9 +80,10 @@ BlockFiles Design::emit(const elab::Design& elab, util::FileMap& files) const {
   emit::TemplateData h = emit::common_data(elab, "//");
   h.set("npu", emit::upper_case(name + "_npu"));
   files["sim/npu_driver.hpp"] = emit::render("sw/npu_driver.hpp.mustache", h);
-  out.synthesis_script =
-      emit::synthesis_script(elab, block(), out.top, out.rtl, files,
-                             emit::render("npu/synth_checks.tcl.mustache", d), "", " -noshare");
+  out.synth_options = " -noshare";
+  out.synthesis_script = emit::synthesis_script(elab, block(), out.top, out.rtl, files,
+                                                emit::render("npu/synth_checks.tcl.mustache", d),
+                                                "", out.synth_options);
   return out;
 }
 

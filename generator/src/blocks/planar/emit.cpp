@@ -111,8 +111,9 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
     const uint64_t entry = beat_lanes * (64 + golden::PlanarParams::kShiftBits);
     out.memories.push_back({"u_gain", "gain table", params.table_rows(), entry, entry});
   }
+  out.synth_options = " -noshare";
   out.synthesis_script =
-      emit::synthesis_script(design, block(), out.top, out.rtl, files, "", "", " -noshare");
+      emit::synthesis_script(design, block(), out.top, out.rtl, files, "", "", out.synth_options);
   return out;
 }
 

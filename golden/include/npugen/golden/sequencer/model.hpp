@@ -67,7 +67,10 @@ struct BufferWrite {
 
 struct SequencerOutputs {
   ApbResponse apb;
-  bool mem_ready = false;          ///< the request is taken at the edge
+  bool mem_ready = false;  ///< the request is taken at the edge
+  /// Each memory's port free this cycle (mem_free_o): [0], [1] buffer A's and B's for a read,
+  /// [2], [3] for a write, [4] the weight store's for a read.
+  unsigned mem_free = 0;
   bool mem_rsp_valid = false;      ///< a read's data (the cycle after it was taken)
   std::vector<uint8_t> mem_rdata;  ///< mem_data_bits bytes; the target's width, 0 above
   bool busy = false;
