@@ -33,9 +33,6 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("has_pool", emit::flag(params.has_pool()));
   d.set("has_add", emit::flag(params.generates(PlanarOp::kAdd)));
   d.set("has_gain", emit::flag(params.generates(PlanarOp::kGainBias)));
-  d.set("has_mbqm",
-        emit::flag(params.generates(PlanarOp::kAdd) || params.generates(PlanarOp::kGainBias) ||
-                   params.generates(PlanarOp::kReduceSum)));
   d.set("has_avg", emit::flag(params.generates(PlanarOp::kAvgPool)));
   d.set(
       "has_mul",

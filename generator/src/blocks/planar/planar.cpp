@@ -52,7 +52,9 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
             "each cutting the longest step left: 1 after the H and V filters, 2 before the "
             "multiply (MBQM, or the average's reciprocal), 3 after it, 4 after the doubling "
             "high multiply, 5 between the multiply's two 32 x 16 halves and their sum, 6 "
-            "after the rounding divide. Each adds a cycle to a task's last write.");
+            "after the rounding divide, 7 after ADD's input MBQMs' doubling high multiplies, 8 "
+            "after their rounding divides and sum (without add in modes, 7 and 8 only delay). "
+            "Each adds a cycle to a task's last write.");
   const auto names = s.names("modes",
                              "The operations generated: max_pool, avg_pool, add, gain_bias, "
                              "reduce_sum, reduce_max, activation; a task asking for another is "

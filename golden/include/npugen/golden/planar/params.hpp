@@ -60,7 +60,7 @@ struct PlanarParams {
   static constexpr unsigned kMaxLeftShift = 23;  ///< ADD's (x - zp) << left_shift fits int32
   static constexpr unsigned kHBits = 12;         ///< an H-filter result: 15 int8 taps summed
   static constexpr unsigned kAccBits = 32;       ///< the accumulators and ADD's sums
-  static constexpr unsigned kMaxOutStages = 6;   ///< output pipeline registers at most
+  static constexpr unsigned kMaxOutStages = 8;   ///< output pipeline registers at most
 
   unsigned lanes = 8;             ///< L: channels in a word (pe_array.lanes)
   unsigned words = 1;             ///< W: words a cycle in and out (a beat: W x L channels)
