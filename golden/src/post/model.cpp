@@ -16,7 +16,7 @@ PostModel::PostModel(const PostParams& params)
 }
 
 bool PostModel::in_ready(const PostInputs& in) const {
-  return !in.param_we && (!stage_.back().valid || in.out_ready);
+  return !stage_.back().valid || in.out_ready;
 }
 
 PostOutputs PostModel::outputs(const PostInputs& in) const {

@@ -4,9 +4,10 @@
 // its P int8 results leave three cycles later on another, in order. Per-channel bias,
 // multiplier and shift come from a table written a group at a time on the parameter port.
 //
-// Timing. in_ready_o = !param_we_i && (!out_valid_o || out_ready_i): the pipeline's three
-// registers move together whenever the output is free, so a continuous stream moves one
-// beat per cycle; a beat accepted at edge e is on the outputs after edge e + 2.
+// Timing. in_ready_o = !out_valid_o || out_ready_i: the pipeline's registers move together
+// whenever the output is free, so a continuous stream moves one beat per cycle. A table
+// write never holds a beat (the table has a write port and a read port); a beat accepted at
+// the edge of a write to its group reads the group's old entry.
 #pragma once
 
 #include <cstdint>
