@@ -13,13 +13,13 @@
 namespace npugen::emit {
 namespace {
 
-// A line holding only a section tag disappears from the output (Mustache's
+// A line holding only a section tag or a comment disappears from the output (Mustache's
 // "standalone" rule). kainjow keeps such lines of false sections as blank lines, so
 // each one is marked before rendering and the marked lines are removed after it.
 constexpr char kLineMark = '\x01';
 
 std::string mark_standalone_tags(std::string_view text) {
-  static const std::regex kStandalone(R"((^|\n)[ \t]*(\{\{[#^/][^}]*\}\})[ \t]*(?=\n))");
+  static const std::regex kStandalone(R"((^|\n)[ \t]*(\{\{[#^/!][^}]*\}\})[ \t]*(?=\n))");
   return std::regex_replace(std::string(text), kStandalone, std::string("$1$2") + kLineMark);
 }
 
@@ -61,7 +61,7 @@ std::string render(std::string_view name, const TemplateData& data) {
     const std::string text = mark_standalone_tags(source);
     with_partials.set(partial, kainjow::mustache::partial([text] { return text; }));
   };
-  for (const char* partial : {"sv_begin", "sv_end"}) {
+  for (const char* partial : {"sv_begin", "sv_end", "mbqm_functions"}) {
     add_partial(partial, embedded_source(fmt::format("rtl_templates/common/{}.mustache", partial)));
   }
   const std::string folder = path.substr(0, path.rfind('/') + 1) + "_";
