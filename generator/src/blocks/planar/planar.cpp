@@ -195,7 +195,8 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
     const int64_t least = std::max<int64_t>(1, window - 2 * pad);
     const int64_t height = d.corner(least, d.small() ? 64 : 4096);
     const int64_t width = d.corner(least, d.small() ? 64 : 2000);
-    // Small: at most 8 channels a beat beyond one word (3 x W x L multipliers with every mode).
+    // Small: at most 8 channels a beat beyond one word (W x L multipliers of 32 x 32 and
+    // 2 x W x L of 9 x 32 with every mode).
     const int64_t most = d.small() ? 8 : PlanarParams::kMaxBeatLanes;
     s.set("words_per_cycle",
           d.corner(1, std::max<int64_t>(1, std::min<int64_t>(16, most / lanes))));
