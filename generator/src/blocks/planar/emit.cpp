@@ -34,12 +34,14 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("has_add", emit::flag(params.generates(PlanarOp::kAdd)));
   d.set("has_gain", emit::flag(params.generates(PlanarOp::kGainBias)));
   d.set("has_avg", emit::flag(params.generates(PlanarOp::kAvgPool)));
-  d.set(
-      "has_mul",
-      emit::flag(params.generates(PlanarOp::kAvgPool) || params.generates(PlanarOp::kAdd) ||
-                 params.generates(PlanarOp::kGainBias) || params.generates(PlanarOp::kReduceSum)));
+  const bool has_mul = params.generates(PlanarOp::kAvgPool) ||
+                       params.generates(PlanarOp::kAdd) ||
+                       params.generates(PlanarOp::kGainBias) ||
+                       params.generates(PlanarOp::kReduceSum);
+  d.set("has_mul", emit::flag(has_mul));
   d.set("area_bits", emit::dec(2 * golden::PlanarParams::kSmallBits));
   d.set("recip_bits", emit::dec(params.divider().reciprocal_bits()));
+  d.set("split_product", emit::flag(has_mul && params.pipeline_stages >= kSplitProductStages));
   d.set("has_mbqm_out",
         emit::flag(params.generates(PlanarOp::kAdd) || params.generates(PlanarOp::kReduceSum)));
   emit::TemplateData regs{emit::TemplateData::type::list};

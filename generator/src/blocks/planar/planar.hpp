@@ -14,6 +14,10 @@ namespace npugen::blocks::planar {
 
 const Block& block();
 
+/// planar.pipeline_stages from which the output multiply's product is computed in four
+/// registered parts (docs/planar.md).
+constexpr unsigned kSplitProductStages = 5;
+
 /// planar.act_words: the words the ports address, 2 to kMaxActWords.
 constexpr int64_t kMaxActWords = int64_t{1} << 24;
 

@@ -23,6 +23,7 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("ram_module", ram_module);
   d.set("lanes", emit::dec(params.lanes));
   d.set("stages", emit::dec(params.pipeline_stages));
+  d.set("split_product", emit::flag(params.pipeline_stages >= kSplitProductStages));
   d.set("shift_bits", emit::dec(golden::PostParams::kShiftBits));
   out.rtl.push_back(emit::emit_ram_1r1w(design, files));
   for (auto& path : emit::render_modules(d, {{post_module, "post/post.sv.mustache"}}, files)) {

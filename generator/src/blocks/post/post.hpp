@@ -13,6 +13,10 @@ namespace npugen::blocks::post {
 
 const Block& block();
 
+/// post.pipeline_stages from which the product is computed in four registered parts
+/// (docs/post.md).
+constexpr unsigned kSplitProductStages = 6;
+
 /// The `post` section.
 struct PostConfig {
   bool enabled = false;
