@@ -29,9 +29,9 @@ class Design : public BlockDesign {
   golden::PostParams params;  ///< also what the co-simulation's golden model gets
   int entry_width = 0;        ///< bits of a table entry: bias, multiplier, shift (elaborated)
 
-  std::string post_module;   ///< the top
-  std::string ram_module;    ///< the memory of the parameter table's lanes
-  std::string package;       ///< its package
+  std::string post_module;  ///< the top
+  std::string ram_module;   ///< the memory of the parameter table's lanes
+  std::string package;      ///< its package
 
   [[nodiscard]] elab::SvConstants constants() const;
 
