@@ -32,6 +32,7 @@
 #include "npu/driver_thread.hpp"
 #include "npu/random_network.hpp"
 #include "npu_driver.hpp"
+#include "npugen/compiler/compile.hpp"
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/model.hpp"
@@ -44,6 +45,7 @@
 namespace {
 
 using namespace npugen::golden;
+using namespace npugen::compiler;
 using npugen::tb::BenchOptions;
 using npugen::tb::Checker;
 using npugen::tb::get_bits;

@@ -19,8 +19,9 @@
 
 #include "../sequencer/random_layers.hpp"
 #include "net/network_file.hpp"
+#include "npugen/compiler/compile.hpp"
+#include "npugen/compiler/row_bands.hpp"
 #include "npugen/golden/network/reference.hpp"
-#include "npugen/golden/network/row_bands.hpp"
 #include "npugen/golden/npu/model.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/system_memory.hpp"
@@ -29,6 +30,7 @@
 #include "util/npy.hpp"
 
 using namespace npugen::golden;
+using namespace npugen::compiler;
 using test::draw;
 namespace fs = std::filesystem;
 

@@ -7,9 +7,11 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "npugen/compiler/compile.hpp"
 #include "npugen/golden/npu/program.hpp"
 
 using namespace npugen::golden;
+using namespace npugen::compiler;
 
 namespace {
 

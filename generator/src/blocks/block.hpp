@@ -104,6 +104,8 @@ struct BenchInfo {
   /// Folders under golden/src/ whose sources the bench compiles beside common/ (its own and
   /// those of the blocks it builds on).
   std::vector<std::string> golden;
+  /// The bench compiles networks: it builds the compiler's sources (compiler/src/) too.
+  bool compiler = false;
   /// What `npugen bench` measures of the block besides its co-simulation.
   std::vector<OfflineBench> offline;
 };

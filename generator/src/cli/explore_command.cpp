@@ -68,7 +68,7 @@ std::optional<elab::Design> evaluate(const std::string& base, const net::Network
     p.cycles_per_image = c.cycles_per_image();
     p.images_per_second =
         p.cycles_per_image > 0 ? design.config.design.clock_mhz * 1e6 / p.cycles_per_image : 0;
-  } catch (const golden::CompileError& e) {
+  } catch (const compiler::CompileError& e) {
     p.status = "no_fit";
     p.message = e.what();
     return std::nullopt;

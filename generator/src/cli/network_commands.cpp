@@ -17,6 +17,7 @@
 #include "explore/network_cost.hpp"
 #include "net/network_file.hpp"
 #include "net/onnx_reader.hpp"
+#include "npugen/compiler/compile.hpp"
 #include "npugen/golden/network/reference.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/npu/run_file.hpp"
@@ -100,10 +101,10 @@ golden::Sequencing sequencing_of(const std::string& name) {
 }
 
 golden::Program compile(const golden::NpuDesign& d, const net::NetworkFile& f,
-                        const std::string& file, int batch, const golden::CompileOptions& how) {
+                        const std::string& file, int batch, const compiler::CompileOptions& how) {
   try {
-    return golden::compile_network(d, f.network, batch, how);
-  } catch (const golden::CompileError& e) {
+    return compiler::compile_network(d, f.network, batch, how);
+  } catch (const compiler::CompileError& e) {
     const bool layer = e.layer >= 0 && static_cast<size_t>(e.layer) < f.network.layers.size();
     if (g_onnx) {  // an ONNX model has no lines: the layer's nodes
       const std::string nodes =
@@ -327,8 +328,8 @@ void add_sequencing_option(CLI::App& cmd, NetOptions& o) {
                "first (chosen anyway when they do not fit the store together; docs/npu.md)");
 }
 
-golden::CompileOptions compile_options(const NetOptions& o) {
-  golden::CompileOptions c;
+compiler::CompileOptions compile_options(const NetOptions& o) {
+  compiler::CompileOptions c;
   c.sequencing = sequencing_of(o.sequencing);
   c.pack_input = !o.no_packing;
   c.dma = !o.host_io;

@@ -12,13 +12,20 @@
 namespace npugen::emit {
 namespace {
 
-// A golden-model source compiles through a one-line unit of its own, units/golden_<folder>_
-// <file>: the blocks' folders hold files of the same names (model.cpp, params.cpp), and
-// Verilator's build names each object after its source's base name.
-std::string unit_of(std::string_view golden_source) {
-  std::string rest(golden_source.substr(std::string_view("golden/src/").size()));
+// A golden-model or compiler source compiles through a one-line unit of its own,
+// units/golden_<folder>_<file> or units/compiler_<file>: the blocks' folders hold files of
+// the same names (model.cpp, params.cpp), and Verilator's build names each object after its
+// source's base name.
+bool has_unit(std::string_view path) {
+  return (path.starts_with("golden/src/") || path.starts_with("compiler/src/")) &&
+         path.ends_with(".cpp");
+}
+std::string unit_of(std::string_view source) {
+  const bool golden = source.starts_with("golden/");
+  std::string rest(source.substr(golden ? std::string_view("golden/src/").size()
+                                        : std::string_view("compiler/src/").size()));
   std::replace(rest.begin(), rest.end(), '/', '_');
-  return "units/golden_" + rest;
+  return (golden ? "units/golden_" : "units/compiler_") + rest;
 }
 
 // The sources a block's bench compiles: the testbench's and the golden model's common
@@ -28,13 +35,13 @@ kainjow::mustache::list bench_sources(const blocks::Block& block) {
   std::vector<std::string> prefixes = {"tb/common/", fmt::format("tb/{}/", block.name()),
                                        "golden/src/common/"};
   for (const auto& g : block.bench().golden) prefixes.push_back(fmt::format("golden/src/{}/", g));
+  if (block.bench().compiler) prefixes.emplace_back("compiler/src/");
   kainjow::mustache::list out;
   for (const auto& [path, text] : embedded_files()) {
     if (!path.ends_with(".cpp")) continue;
     for (const auto& prefix : prefixes) {
       if (!path.starts_with(prefix)) continue;
-      out.push_back(
-          TemplateData("path", path.starts_with("golden/") ? unit_of(path) : std::string(path)));
+      out.push_back(TemplateData("path", has_unit(path) ? unit_of(path) : std::string(path)));
     }
   }
   return out;
@@ -88,12 +95,12 @@ void emit_sim(const elab::Design& design, util::FileMap& files) {
   p.set("sim_max_dot_length", std::to_string(sim.max_dot_length));
   files["sim/design_params.hpp"] = render("sim/design_params.hpp.mustache", p);
 
-  // Testbench and golden-model sources, exactly as in the npugen source tree.
+  // Testbench, golden-model and compiler sources, exactly as in the npugen source tree.
   for (const auto& [path, text] : embedded_files()) {
-    if (path.starts_with("tb/") || path.starts_with("golden/")) {
+    if (path.starts_with("tb/") || path.starts_with("golden/") || path.starts_with("compiler/")) {
       files[fmt::format("sim/src/{}", path)] = std::string(text);
     }
-    if (path.starts_with("golden/src/") && path.ends_with(".cpp")) {
+    if (has_unit(path)) {
       files[fmt::format("sim/src/{}", unit_of(path))] = fmt::format(
           "// {}, compiled under a name of its own (see sim/Makefile).\n#include \"../{}\"\n", path,
           path);

@@ -3,6 +3,7 @@
 // batch maxima permitting) and the golden executor's cycles for it on a zero input.
 #pragma once
 
+#include "npugen/compiler/compile.hpp"
 #include "npugen/golden/network/network.hpp"
 #include "npugen/golden/npu/program.hpp"
 
@@ -19,10 +20,10 @@ struct NetworkCost {
 /// The most images, up to `images`, that one program runs with every tensor in the buffers
 /// (the engines' batch maxima permitting); 1 when not even two fit (then in row bands).
 int largest_batch(const golden::NpuDesign& d, const golden::net::Network& network, int images,
-                  const golden::CompileOptions& options = {});
+                  const compiler::CompileOptions& options = {});
 
-/// Throws golden::CompileError when the network does not compile for the design.
+/// Throws compiler::CompileError when the network does not compile for the design.
 NetworkCost network_cost(const golden::NpuDesign& d, const golden::net::Network& network,
-                         const golden::CompileOptions& options = {});
+                         const compiler::CompileOptions& options = {});
 
 }  // namespace npugen::explore

@@ -10,6 +10,7 @@
 #include "blocks/tasks/tasks.hpp"
 #include "config/schema_reader.hpp"
 #include "net/network_file.hpp"
+#include "npugen/compiler/op_table.hpp"
 
 namespace npugen::sched {
 namespace {
@@ -71,26 +72,6 @@ class BufferAllocator {
   uint64_t cursor_ = 0;
   std::map<uint64_t, uint64_t> used_;
 };
-
-// The planar engine's operation for a planar layer.
-golden::PlanarOp planar_op(golden::net::Op op) {
-  switch (op) {
-    case golden::net::Op::kAvgPool:
-      return golden::PlanarOp::kAvgPool;
-    case golden::net::Op::kAdd:
-      return golden::PlanarOp::kAdd;
-    case golden::net::Op::kGainBias:
-      return golden::PlanarOp::kGainBias;
-    case golden::net::Op::kReduceSum:
-      return golden::PlanarOp::kReduceSum;
-    case golden::net::Op::kReduceMax:
-      return golden::PlanarOp::kReduceMax;
-    case golden::net::Op::kActivation:
-      return golden::PlanarOp::kActivation;
-    default:
-      return golden::PlanarOp::kMaxPool;
-  }
-}
 
 }  // namespace
 
@@ -157,12 +138,13 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   // A planar layer's part as the planar engine's task (pool: max pooling).
   auto planar_task = [&](const Layer& l) {
     const Shape x = tensors[l.inputs[0]].shape;
-    const bool pool = l.op == golden::net::Op::kMaxPool || l.op == golden::net::Op::kAvgPool;
-    const golden::PlanarOp op = planar_op(l.op);
+    const compiler::OpInfo& info = compiler::op_info(l.op);
+    const bool pool = info.windowed;
+    const golden::PlanarOp op = info.planar;
     golden::PlanarTask pt = golden::PlanarTask::dense(planar.params, op, static_cast<unsigned>(x.h),
                                                       static_cast<unsigned>(x.w),
                                                       static_cast<unsigned>(x.c / l.split), 1);
-    if (l.op == golden::net::Op::kReduceSum || l.op == golden::net::Op::kReduceMax) {
+    if (golden::is_reduce(op)) {
       pt.axis = l.axis == golden::reference::ReduceAxis::kSpatial ? golden::PlanarAxis::kSpatial
                                                                   : golden::PlanarAxis::kChannels;
     }
@@ -243,8 +225,8 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
       const uint64_t part_words = neural ? whole.words : whole.words / l.split;
       t.in[k] = golden::Region{neural ? whole.base : whole.base + part * part_words, part_words};
     }
+    t.op = compiler::op_info(l.op).task;
     if (l.op == golden::net::Op::kConv) {
-      t.op = golden::TaskOp::kConv;
       const uint64_t kernel =
           static_cast<uint64_t>(l.window.kernel_h) * static_cast<uint64_t>(l.window.kernel_w);
       const uint64_t macs = l.out.h * l.out.w * (l.out.c / l.split) * kernel * x.c;
@@ -256,17 +238,9 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
                  static_cast<uint32_t>(l.window.kernel_h),
                  static_cast<uint32_t>(l.window.stride_y)};
     } else if (l.op == golden::net::Op::kFc) {
-      t.op = golden::TaskOp::kTensor;
       t.cycles = ceil_div(x.words() * (l.out.c / l.split), macs_per_cycle) + ne_latency;
       t.shape = {static_cast<uint32_t>(x.words()), static_cast<uint32_t>(l.out.c / l.split)};
     } else {
-      const golden::PlanarOp op = planar_op(l.op);
-      t.op = op == golden::PlanarOp::kMaxPool || op == golden::PlanarOp::kAvgPool
-                 ? golden::TaskOp::kPool
-             : op == golden::PlanarOp::kGainBias ? golden::TaskOp::kGainBias
-             : op == golden::PlanarOp::kReduceSum || op == golden::PlanarOp::kReduceMax
-                 ? golden::TaskOp::kReduction
-                 : golden::TaskOp::kElementwise;
       t.cycles = golden::planar_cycles(planar.params, planar_task(l));
       t.shape = {static_cast<uint32_t>(l.out.h), static_cast<uint32_t>(l.out.w),
                  static_cast<uint32_t>(l.out.c)};

@@ -1,5 +1,5 @@
 // A compiled program as text, the host side of a run (ProgramDriver), and the golden run.
-// compile_network is golden/src/network/compile.cpp.
+// compile_network is the compiler's (compiler/, docs/compiler.md).
 #include "npugen/golden/npu/program.hpp"
 
 #include <fmt/format.h>

@@ -152,6 +152,7 @@ class NpuBlock : public SectionBlock<NpuConfig> {
     b.modes = {"check"};
     b.golden = {"agu",    "pe_array", "zs", "post", "sequencer",
                 "planar", "tasks",    "vq", "npu",  "network"};
+    b.compiler = true;
     return b;
   }
   [[nodiscard]] std::shared_ptr<const BlockDesign> elaborate(

@@ -1,10 +1,10 @@
 // A network compiled for an NPU top (docs/npu.md): where every tensor, weight row
 // and parameter group goes, and the steps a host takes to run it (host-port writes of
 // weights and parameters, APB writes of each layer's register group, waits for the engines'
-// completions), plus what the runner needs to read results back and report. compile_network
-// makes it from a golden::net::Network; the golden executor (run_program) and the
-// co-simulation's testbench feed it to the golden model and the verilated top through one
-// ProgramDriver.
+// completions), plus what the runner needs to read results back and report. The compiler
+// (compiler/, npugen::compiler::compile_network) makes it from a golden::net::Network; the
+// golden executor (run_program) and the co-simulation's testbench feed it to the golden
+// model and the verilated top through one ProgramDriver.
 //
 // Placement: tensors are int8 NHWC in buffer words of L channels (ceil(C/L) words a pixel,
 // lanes beyond C zero), N images one after the other. A neural layer reads one buffer and
@@ -136,50 +136,6 @@ struct Program {
   std::vector<uint64_t> descriptors;  ///< kTasks: the first word of each layer's descriptor
   bool operator==(const Program&) const = default;
 };
-
-/// A network the design cannot run: the message names the layer (or the input) and the limit
-/// ("layer conv3: 4096 weight rows do not fit the weight store (2048 rows, 1024 in use;
-/// agu.weight_rows)").
-struct CompileError : std::runtime_error {
-  CompileError(const std::string& message, int layer_index, bool store_full = false)
-      : std::runtime_error(message), layer(layer_index), store_full(store_full) {}
-  int layer;        ///< -1: the input
-  bool store_full;  ///< the weight store, the post table or the gain table is full
-};
-
-/// How compile_network lowers a network.
-struct CompileOptions {
-  Sequencing sequencing = Sequencing::kTasks;
-  /// Write the input im2col'd for its reader when that is a convolution that then reads
-  /// fewer rows a pixel and the packed input fits buffer A (InputPacking).
-  bool pack_input = true;
-  /// (kTasks) The input and the network's output go through system memory and the DMA
-  /// (Program::input_at, output_at); otherwise the host writes the input and the output
-  /// stays in its buffer.
-  bool dma = true;
-  /// With the zero-skipping array: run a conv or fc layer (its window within zs.max_rows,
-  /// its weights not VQ-loaded) on it when its preprocessed steps take fewer cycles a pixel
-  /// than the dense array's rows (zs_pixel_cycles); otherwise every layer runs dense.
-  bool zero_skip = true;
-  /// (kTasks with the DMA) A tensor that does not fit a buffer lives in system memory, and
-  /// the layers that write or read it run in row bands, each band's input loaded and its
-  /// output stored by the DMA (docs/npu.md "Row bands"); otherwise such a network is refused.
-  bool row_bands = true;
-  /// (kTasks with the DMA) Each layer's weight rows, post parameters and planar gains are
-  /// loaded by the DMA just before it runs, from row 0 (a load task on its engine before its
-  /// task; a layer above the weight store in tiles of output channels, each tile's loaded in
-  /// turn), rather than written by the host before the list starts. compile_network chooses
-  /// it when the host's way is refused because the tables do not hold every layer's at once.
-  bool weights_by_dma = false;
-  /// The register group (0 or 1) each engine takes next: 0 from reset; a program that
-  /// follows another on the same top starts where that one left the engines (their layers
-  /// take the two groups in turn).
-  unsigned neural_group = 0, planar_group = 0;
-};
-
-/// Compiles `network` (with its arithmetic) for `batch` images. Throws CompileError.
-Program compile_network(const NpuDesign& d, const net::Network& network, int batch,
-                        const CompileOptions& options = {});
 
 /// The system-memory image a run of `p` starts from: p.memory with the input's buffer words
 /// (packed as p.packing says) at p.input_at.

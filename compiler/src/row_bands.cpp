@@ -1,11 +1,11 @@
-#include "npugen/golden/network/row_bands.hpp"
+#include "npugen/compiler/row_bands.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace npugen::golden {
+namespace npugen::compiler {
 
 std::vector<RowBand> row_bands(const BandGeometry& g, int rows, int images) {
   if (rows < 1 || g.height < 1 || g.kernel < 1 || g.stride < 1 || g.out_height < 1) {
@@ -45,4 +45,4 @@ int band_input_rows(const BandGeometry& g, int rows) {
   return most;
 }
 
-}  // namespace npugen::golden
+}  // namespace npugen::compiler

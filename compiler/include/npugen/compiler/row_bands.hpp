@@ -2,12 +2,12 @@
 // keeps that tensor in system memory and runs one image at a time in bands of output rows,
 // each band reading only the input rows its windows cover (the DMA loads them) and writing
 // only its output rows (the DMA stores them). The geometry of the bands is here; the
-// compiler (compile.cpp) places their staging areas and writes their descriptors.
+// compiler (allocate.cpp) places their staging areas and writes their descriptors.
 #pragma once
 
 #include <vector>
 
-namespace npugen::golden {
+namespace npugen::compiler {
 
 /// A layer's rows: its input height, the window's height, stride and top padding, and its
 /// output height (the bottom padding is whatever the last window reaches below the input).
@@ -38,4 +38,4 @@ std::vector<RowBand> row_bands(const BandGeometry& g, int rows, int images);
 /// The most input rows one band of `rows` output rows reads (its staging area's rows).
 int band_input_rows(const BandGeometry& g, int rows);
 
-}  // namespace npugen::golden
+}  // namespace npugen::compiler

@@ -1,0 +1,339 @@
+// allocate (passes.hpp): every tensor placed in an activation buffer, or with row bands in
+// system memory, in list order with live ranges; the staging areas of banded layers; the
+// DMA's data area (the input, the loads of rows, the tensors kept in memory, the output).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "npugen/compiler/row_bands.hpp"
+#include "passes.hpp"
+
+namespace npugen::compiler {
+namespace {
+
+using golden::ProgramTensor;
+
+const char* buffer_name(unsigned b) { return b == 0 ? "A" : "B"; }
+
+std::string shape_text(const ProgramTensor& t) {
+  return fmt::format("{}x{}x{}x{}", t.n, t.h, t.w, t.c);
+}
+
+// The words of the two activation buffers in use: live ranges, placed first fit, or next fit
+// (the search starts where the buffer's last placement ended and wraps round): with the task
+// unit a tensor then reuses space only when the buffer has gone round, so a layer does not
+// wait for older readers of the words it writes (docs/tasks.md) and layers overlap.
+class Buffers {
+ public:
+  Buffers(uint64_t words, bool next_fit) : words_(words), next_fit_(next_fit) {}
+
+  [[nodiscard]] std::optional<uint64_t> fit(unsigned buf, uint64_t n) const {
+    if (next_fit_) {
+      if (const auto at = first_fit(buf, n, cursor_[buf])) return at;
+    }
+    return first_fit(buf, n, 0);
+  }
+  void take(unsigned buf, uint64_t base, uint64_t n) {
+    live_[buf].emplace(base, base + n);
+    cursor_[buf] = base + n;
+  }
+  void free(unsigned buf, uint64_t base) { live_[buf].erase(base); }
+  [[nodiscard]] uint64_t used(unsigned buf) const {
+    uint64_t n = 0;
+    for (const auto& [base, end] : live_[buf]) n += end - base;
+    return n;
+  }
+
+ private:
+  // The first gap of n words at or after `from`.
+  [[nodiscard]] std::optional<uint64_t> first_fit(unsigned buf, uint64_t n, uint64_t from) const {
+    uint64_t at = from;
+    for (const auto& [base, end] : live_[buf]) {
+      if (end <= at) continue;
+      if (base >= at && base - at >= n) return at;
+      at = std::max(at, end);
+    }
+    if (at <= words_ && words_ - at >= n) return at;
+    return std::nullopt;
+  }
+
+  uint64_t words_;
+  bool next_fit_;
+  std::map<uint64_t, uint64_t> live_[2];  ///< base -> end
+  uint64_t cursor_[2] = {0, 0};           ///< where the last placement ended
+};
+
+class Allocator {
+ public:
+  Allocator(const Target& t, Graph& g) : t_(t), g_(g), buffers_(t.d.act_words(), t.tasks) {}
+
+  void run() {
+    const size_t tensors = g_.tensors.size();
+    live_.assign(tensors, false);
+    g_.writer.assign(tensors, std::nullopt);
+    ProgramTensor& in = g_.tensors[0];
+    const uint64_t words = in.words(t_.d.lanes());
+    // The input goes through the DMA when one layer reads it (its descriptor loads it whole)
+    // or when it does not fit buffer A (its readers' bands load it).
+    // (legalize refused an input above buffer A without row bands.)
+    if (words <= t_.d.act_words()) buffers_.take(0, 0, words);
+    if (t_.dma && (g_.input_reader || words > t_.d.act_words())) g_.input_at = take_data(words);
+    if (words > t_.d.act_words()) in.mem = g_.input_at;
+    hold(0);
+    for (Node& node : g_.nodes) {
+      const golden::net::Layer& l = t_.n.layers[node.layer];
+      if (node.info->neural) {
+        neural(node);
+      } else {
+        planar(node);
+      }
+      // The inputs whose last reader this was, and an output nobody reads (but the network's).
+      for (const size_t x : l.inputs) {
+        if (g_.last_use[x] == node.layer && x != tensors - 1 && live_[x]) {
+          if (!g_.tensors[x].mem) buffers_.free(g_.tensors[x].buf, g_.tensors[x].base);
+          live_[x] = false;
+        }
+      }
+      hold(node.layer + 1);
+    }
+  }
+
+ private:
+  // Tensor x has its space: held until its last reader has run, released at once when no
+  // layer reads it (but the network's output).
+  void hold(size_t x) {
+    live_[x] = true;
+    if (!g_.last_use[x] && x != g_.tensors.size() - 1) {
+      if (!g_.tensors[x].mem) buffers_.free(g_.tensors[x].buf, g_.tensors[x].base);
+      live_[x] = false;
+    }
+  }
+
+  // `words` buffer words of the data area (data-area addresses until encode places it).
+  uint64_t take_data(uint64_t words) {
+    const uint64_t at = g_.data.size();
+    g_.data.resize(at + words * golden::dma_words_per_buffer_word(t_.d.lanes()), 0);
+    return at;
+  }
+  // `rows` rows of `target` loaded by the DMA (DmaRows::words(target) memory words each);
+  // nothing for no rows.
+  std::optional<uint64_t> take_rows(golden::DmaTarget target, uint64_t rows) {
+    if (rows == 0) return std::nullopt;
+    const uint64_t at = g_.data.size();
+    g_.data.resize(at + rows * t_.d.dma_rows().words(target), 0);
+    return at;
+  }
+
+  // Places layer i's output in buffer `buf`, or (planar, or over an input in memory) the
+  // other one; with row bands, in system memory when it fits neither.
+  void place(size_t i, ProgramTensor& out, unsigned buf, bool either) {
+    const uint64_t words = out.words(t_.d.lanes());
+    for (const unsigned b : {buf, 1 - buf}) {
+      if (const auto base = buffers_.fit(b, words)) {
+        out.buf = b, out.base = *base;
+        buffers_.take(b, *base, words);
+        return;
+      }
+      if (!either) break;
+    }
+    if (t_.bands) {
+      out.mem = take_data(words);
+      return;
+    }
+    std::string where = fmt::format("buffer {} ({} words, {} in use", buffer_name(buf),
+                                    t_.d.act_words(), buffers_.used(buf));
+    if (either) {
+      where += fmt::format("; buffer {}: {} in use", buffer_name(1 - buf), buffers_.used(1 - buf));
+    }
+    throw t_.error(i, fmt::format("its output ({}, {} words) does not fit {}; agu.act_words){}",
+                                  shape_text(out), words, where, t_.band_hint()));
+  }
+
+  // A banded layer's input that is the network's input, to be loaded whole by this layer's
+  // descriptor, stays in memory instead: its bands load their rows.
+  void input_to_memory(ProgramTensor& x, size_t tensor) {
+    if (tensor != 0 || x.mem || !g_.input_at) return;
+    buffers_.free(x.buf, x.base);
+    x.mem = g_.input_at;
+    g_.tensors[0].mem = g_.input_at;
+  }
+
+  // With the DMA, the last layer's output also goes to memory: to the output area, or where
+  // the tensor already is in memory.
+  void output_area(size_t i, const ProgramTensor& out) {
+    if (!t_.dma || i + 1 != t_.n.layers.size()) return;
+    g_.output_at = out.mem ? *out.mem : take_data(out.words(t_.d.lanes()));
+  }
+
+  ProgramTensor output_of(const Node& node) const {
+    const golden::net::Shape& s = t_.n.layers[node.layer].out;
+    ProgramTensor out;
+    out.n = t_.batch, out.h = s.h, out.w = s.w, out.c = s.c;
+    return out;
+  }
+
+  void neural(Node& node) {
+    const size_t i = node.layer;
+    const golden::net::Layer& l = t_.n.layers[i];
+    ProgramTensor x = g_.tensors[l.inputs[0]];
+    ProgramTensor out = output_of(node);
+    place(i, out, x.mem ? 0 : 1 - x.buf, x.mem.has_value());
+    node.banded = x.mem || out.mem;
+    if (node.banded) {
+      if (out.mem && node.tiles.size() > 1) {
+        throw t_.error(i,
+                       "its output is in system memory (it does not fit a buffer) and its "
+                       "filters run in tiles of output channels: a band stores every "
+                       "channel of its rows");
+      }
+      input_to_memory(x, l.inputs[0]);
+    }
+    output_area(i, out);
+    if (t_.dma_weights) {
+      for (Tile& tile : node.tiles) {
+        tile.weights_at = take_rows(golden::DmaTarget::kWeights, tile.low.weight_rows.size());
+        tile.params_at = take_rows(golden::DmaTarget::kParams, tile.low.params.size());
+      }
+    }
+    if (node.banded) {
+      // The rows are the engine's: an fc on the dense array sees each image as one row.
+      const golden::AguLayer& r = node.tiles.front().low.regs;
+      const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
+                             static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
+                             static_cast<int>(r.out_height())};
+      node.plan = plan_bands(i, x, out, geo, uint64_t{r.width} * r.channel_words(t_.d.lanes()),
+                             r.out_row_stride, true);
+      if (node.plan.out) g_.writer[i + 1] = node.plan.out;
+    }
+    node.x = x;
+    node.out = out;
+    g_.tensors[i + 1] = out;
+  }
+
+  void planar(Node& node) {
+    const size_t i = node.layer;
+    const golden::net::Layer& l = t_.n.layers[i];
+    const unsigned lanes = t_.d.lanes();
+    ProgramTensor x = g_.tensors[l.inputs[0]];
+    ProgramTensor out = output_of(node);
+    place(i, out, x.mem ? 0 : 1 - x.buf, true);
+    const bool add = node.info->op == golden::net::Op::kAdd;
+    node.banded = x.mem || out.mem || (add && l.inputs.size() > 1 && g_.tensors[l.inputs[1]].mem);
+    if (node.banded) input_to_memory(x, l.inputs[0]);
+    output_area(i, out);
+    golden::PlanarTask& t = node.task;
+    t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;
+    t.out_row_stride = t.out_pixel_stride * t.out_width();
+    t.out_image_stride = t.out_row_stride * t.out_height();
+    if (t_.dma_weights) {
+      node.gains_at = take_rows(golden::DmaTarget::kGains, (node.gains.size() + lanes - 1) / lanes);
+    }
+    if (node.banded) {
+      if (!node.info->bands) {
+        throw t_.error(i, fmt::format("its {} is in system memory (it does not fit a buffer), and "
+                                      "a reduction does not run in row bands",
+                                      x.mem ? "input" : "output"));
+      }
+      if (add && g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]].mem) {
+        throw t_.error(i,
+                       "its second input is in system memory (it does not fit a buffer): the "
+                       "DMA loads a band's first input only");
+      }
+      const bool pool = node.info->windowed;
+      const BandGeometry geo{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
+                             pool ? static_cast<int>(t.stride_y) : 1,
+                             pool ? static_cast<int>(t.pad_top) : 0,
+                             static_cast<int>(t.out_height())};
+      node.plan = plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false);
+      if (node.plan.out) g_.writer[i + 1] = node.plan.out;
+    }
+    node.x = x;
+    node.out = out;
+    g_.tensors[i + 1] = out;
+  }
+
+  // The band height and staging areas of layer i (input x, output out): the tallest bands
+  // whose staging areas fit, over the buffers the engine may use (the sequencer reads one
+  // buffer and writes the other).
+  BandPlan plan_bands(size_t i, const ProgramTensor& x, const ProgramTensor& out,
+                      const BandGeometry& geo, uint64_t in_row_words, uint64_t out_row_words,
+                      bool neural) {
+    BandPlan best;
+    for (const unsigned bin : {0U, 1U}) {
+      for (const unsigned bout : {0U, 1U}) {
+        if ((!x.mem && bin != 0) || (!out.mem && bout != 0)) continue;  // no staging: once
+        const unsigned reads = x.mem ? bin : x.buf, writes = out.mem ? bout : out.buf;
+        if (neural && reads == writes) continue;
+        auto areas = [&](int rows) -> std::optional<BandPlan> {
+          BandPlan p;
+          p.rows = rows;
+          const uint64_t win = x.mem ? band_input_rows(geo, rows) * in_row_words : 0;
+          const uint64_t wout = out.mem ? static_cast<uint64_t>(rows) * out_row_words : 0;
+          if (x.mem && out.mem && bin == bout) {
+            const auto at = buffers_.fit(bin, win + wout);
+            if (!at) return std::nullopt;
+            p.in = Staging{bin, *at, win};
+            p.out = Staging{bout, *at + win, wout};
+            return p;
+          }
+          if (x.mem) {
+            const auto at = buffers_.fit(bin, win);
+            if (!at) return std::nullopt;
+            p.in = Staging{bin, *at, win};
+          }
+          if (out.mem) {
+            const auto at = buffers_.fit(bout, wout);
+            if (!at) return std::nullopt;
+            p.out = Staging{bout, *at, wout};
+          }
+          return p;
+        };
+        int lo = 0, hi = geo.out_height;  // the most rows that fit: in [lo, hi]
+        while (lo < hi) {
+          const int mid = lo + (hi - lo + 1) / 2;
+          if (areas(mid)) {
+            lo = mid;
+          } else {
+            hi = mid - 1;
+          }
+        }
+        if (lo > best.rows) best = *areas(lo);
+      }
+    }
+    if (best.rows == 0) {
+      throw t_.error(
+          i, fmt::format("its {} is in system memory (it does not fit a buffer), and the staging "
+                         "area of a band of one output row ({} input rows of {} words, {} output "
+                         "words) does not fit the buffers beside the tensors in use (A: {} of {} "
+                         "words, B: {}; agu.act_words)",
+                         x.mem && out.mem ? "input and output"
+                         : x.mem          ? "input"
+                                          : "output",
+                         x.mem ? band_input_rows(geo, 1) : 0, in_row_words,
+                         out.mem ? out_row_words : 0, buffers_.used(0), t_.d.act_words(),
+                         buffers_.used(1)));
+    }
+    // The areas are the layer's while its bands run, then free for the layers after it (the
+    // task unit orders a later writer of those words after the bands); next fit resumes after
+    // them.
+    for (const auto& a : {best.in, best.out}) {
+      if (a) buffers_.take(a->buf, a->base, a->words);
+    }
+    for (const auto& a : {best.in, best.out}) {
+      if (a) buffers_.free(a->buf, a->base);
+    }
+    return best;
+  }
+
+  const Target& t_;
+  Graph& g_;
+  Buffers buffers_;
+  std::vector<bool> live_;  ///< per tensor: its space is held
+};
+
+}  // namespace
+
+void allocate(const Target& t, Graph& g) { Allocator(t, g).run(); }
+
+}  // namespace npugen::compiler

@@ -1,0 +1,61 @@
+// compile_network (compile.hpp): the passes in order, and the retry with weights by the DMA.
+#include "npugen/compiler/compile.hpp"
+
+#include "passes.hpp"
+
+namespace npugen::compiler {
+
+Target::Target(const golden::NpuDesign& design, const golden::net::Network& network, int images,
+               const CompileOptions& o)
+    : d(design),
+      n(network),
+      batch(images),
+      tasks(o.sequencing == golden::Sequencing::kTasks),
+      pack(o.pack_input),
+      dma(o.dma && tasks),
+      bands(o.row_bands && dma),
+      dma_weights(o.weights_by_dma && dma),
+      zero_skip(o.zero_skip && design.seq.zs.has_value()),
+      neural_group(o.neural_group % 2),
+      planar_group(o.planar_group % 2),
+      host_bytes((design.host_data_bits() + 7) / 8) {}
+
+std::string Target::band_hint() const {
+  if (!tasks) {
+    return "; with the task unit (--sequencing tasks) it would stay in system memory and its "
+           "layers run in row bands";
+  }
+  if (!dma) {
+    return "; with the DMA (without --host-io) it would stay in system memory and its layers "
+           "run in row bands";
+  }
+  return "";
+}
+
+namespace {
+
+golden::Program run(const Target& t) {
+  Graph g = legalize(t);
+  partition(t, g);
+  allocate(t, g);
+  lower(t, g);
+  return encode(t, g);
+}
+
+}  // namespace
+
+golden::Program compile_network(const golden::NpuDesign& d, const golden::net::Network& network,
+                                int batch, const CompileOptions& options) {
+  try {
+    return run(Target(d, network, batch, options));
+  } catch (const CompileError& e) {
+    // The store, the post table or the gain table does not hold every layer's at once: the
+    // DMA loads each layer's just before it.
+    if (!e.store_full || options.weights_by_dma) throw;
+    CompileOptions by_dma = options;
+    by_dma.weights_by_dma = true;
+    return run(Target(d, network, batch, by_dma));
+  }
+}
+
+}  // namespace npugen::compiler

@@ -1,0 +1,131 @@
+// The compiler's IR (docs/compiler.md): the network's layers as nodes, each filled in by the
+// passes in turn (legalize, partition, allocate, lower), and what the passes share: the
+// target (design and options), the tensors' places, the DMA's data area, the tasks.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npugen/compiler/compile.hpp"
+#include "npugen/compiler/op_table.hpp"
+#include "npugen/golden/npu/dma.hpp"
+#include "npugen/golden/npu/program.hpp"
+#include "npugen/golden/planar/params.hpp"
+#include "npugen/golden/sequencer/lowering.hpp"
+
+namespace npugen::compiler {
+
+/// The design and the options as the passes read them.
+struct Target {
+  Target(const golden::NpuDesign& design, const golden::net::Network& network, int images,
+         const CompileOptions& o);
+
+  const golden::NpuDesign& d;
+  const golden::net::Network& n;
+  int batch;
+  bool tasks;        ///< the task unit runs the layers (else the host)
+  bool pack;         ///< pack the input for its reader when it pays
+  bool dma;          ///< the input and output through memory and the DMA
+  bool bands;        ///< a tensor above a buffer stays in memory, its layers run in row bands
+  bool dma_weights;  ///< weights, parameters and gains loaded by the DMA before each layer
+  bool zero_skip;    ///< layers may run on the zero-skipping array
+  unsigned neural_group, planar_group;  ///< each engine's group of its first task
+  size_t host_bytes;                    ///< a host-port write's bytes
+
+  /// "layer <name>: <what>" for layer i.
+  [[nodiscard]] CompileError error(size_t i, const std::string& what) const {
+    return CompileError(fmt::format("layer {}: {}", n.layers[i].name, what), static_cast<int>(i));
+  }
+  /// Why a tensor above a buffer is refused: the row bands need the task unit and the DMA.
+  [[nodiscard]] std::string band_hint() const;
+  /// Buffer `buf`'s word `base` as the planar engine and the task regions address it.
+  [[nodiscard]] uint64_t planar_address(unsigned buf, uint64_t base) const {
+    return buf * d.act_words() + base;
+  }
+};
+
+/// A staging area of a banded layer: where a band's input rows are loaded, or its output rows
+/// written before they are stored.
+struct Staging {
+  unsigned buf = 0;
+  uint64_t base = 0, words = 0;
+};
+struct BandPlan {
+  int rows = 0;  ///< output rows a band
+  std::optional<Staging> in, out;
+};
+
+/// A neural layer's tile of output channels (the whole layer when its filters fit).
+struct Tile {
+  uint64_t k0 = 0, kk = 0;  ///< filters k0 .. k0 + kk - 1
+  /// Its weight rows, parameters and registers (partition); the registers' buffers and bases
+  /// are set by lower.
+  golden::LoweredLayer low;
+  uint64_t wgt_base = 0;    ///< its first weight-store row
+  unsigned param_base = 0;  ///< its first post-table group
+  /// With weights by the DMA: the data-area words its rows and parameter groups are loaded
+  /// from (allocate).
+  std::optional<uint64_t> weights_at, params_at;
+};
+
+struct Node {
+  size_t layer = 0;  ///< its index in the network (it writes tensor layer + 1)
+  const OpInfo* info = nullptr;
+  // legalize
+  golden::reference::ConvLayer conv;      ///< neural: the kernel as the array runs it
+  golden::PlanarTask task;                ///< planar: the whole layer's task (no places yet)
+  std::vector<golden::PlanarGain> gains;  ///< gain_bias: the gain table's entries
+  // partition
+  std::vector<Tile> tiles;           ///< neural
+  uint64_t mapping_bound = 0;        ///< array steps (neural) or beats (planar)
+  uint64_t zs_steps = 0;             ///< preprocessed steps replayed a pixel (zero skipping)
+  std::optional<uint64_t> gains_at;  ///< allocate: the gain rows' DMA load (data-area words)
+  // allocate
+  golden::ProgramTensor x;    ///< its (first) input where it is read
+  golden::ProgramTensor out;  ///< its output
+  bool banded = false;        ///< it runs in row bands
+  BandPlan plan;              ///< banded: the bands' height and staging areas
+};
+
+/// A task as the task unit runs it: its regions (planar-engine addresses) and the engine's
+/// register writes (descriptor register, value), CTRL last; what the DMA loads before it and
+/// stores after it, as words of the data area (after the descriptors, placed by encode).
+/// A layer is one task, or with row bands one a band, after a claim when its bands load.
+struct LayerTask {
+  golden::TaskOp op = golden::TaskOp::kConv;
+  size_t layer = 0;
+  uint64_t region[6] = {};  ///< in0 base, words, in1 base, words, out base, words
+  std::vector<std::pair<uint32_t, uint32_t>> writes;
+  std::optional<uint64_t> load, store;  ///< data-area words (header bits 25, 26; words 2, 3)
+  golden::DmaTarget dma_target = golden::DmaTarget::kBuffers;  ///< a load of rows
+  uint64_t dma_row = 0, dma_rows = 0;
+};
+
+struct Graph {
+  std::vector<Node> nodes;  ///< one a layer, in the network's order
+  // legalize
+  std::vector<golden::ProgramTensor> tensors;   ///< per tensor (0 the input): shape, then place
+  std::vector<std::optional<size_t>> last_use;  ///< per tensor: its last reader
+  std::optional<size_t> input_reader;           ///< the network input's one reader
+  std::optional<size_t> packed_reader;          ///< the layer that reads the packed input
+  golden::InputPacking packing;
+  // partition
+  std::optional<size_t> gain_layer;  ///< kTasks, gains by the host: the gain_bias layer
+  // allocate
+  std::vector<uint32_t> data;  ///< the data area: the input, loads, tensors, the output
+  std::optional<uint64_t> input_at, output_at;  ///< data-area words
+  std::vector<std::optional<Staging>> writer;   ///< per tensor in memory: the staging
+                                                ///< area its writer's bands stored it from
+  // lower
+  std::vector<LayerTask> tasks;  ///< kTasks: every layer's
+  std::vector<golden::ProgramStep> steps;
+  std::vector<golden::ProgramLayer> layers;
+};
+
+}  // namespace npugen::compiler

@@ -1,0 +1,504 @@
+// lower (passes.hpp): every layer's engine registers as tasks for the task unit (or APB
+// writes of the host), one a layer, a tile of output channels or a row band; the host's
+// writes of weights, parameters and gains, or the DMA's loads of them; the program's layers.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "npugen/compiler/row_bands.hpp"
+#include "npugen/golden/agu/params.hpp"
+#include "npugen/golden/common/bits.hpp"
+#include "npugen/golden/planar/params.hpp"
+#include "npugen/golden/tasks/params.hpp"
+#include "npugen/golden/vq/params.hpp"
+#include "passes.hpp"
+
+namespace npugen::compiler {
+namespace {
+
+using golden::HostTarget;
+using golden::ProgramLayer;
+using golden::ProgramStep;
+using golden::ProgramTensor;
+namespace npu_csr = golden::npu_csr;
+
+std::vector<uint8_t> resized(std::vector<uint8_t> bytes, size_t n) {
+  bytes.resize(n, 0);
+  return bytes;
+}
+
+class Lowering {
+ public:
+  Lowering(const Target& t, Graph& g) : t_(t), g_(g) {}
+
+  void run() {
+    for (const Node& node : g_.nodes) {
+      if (node.info->neural) {
+        neural(node);
+      } else {
+        planar(node);
+      }
+    }
+  }
+
+ private:
+  void host_write(HostTarget target, uint64_t addr, std::vector<uint8_t> data) {
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kHostWrite;
+    s.target = target;
+    s.addr = addr;
+    s.data = resized(std::move(data), t_.host_bytes);
+    g_.steps.push_back(std::move(s));
+  }
+  void apb_write(uint32_t addr, uint32_t data) {
+    if (t_.tasks) {  // into the layer's descriptor, as the engine's register
+      const bool planar = addr >= npu_csr::kPlanarWindow;
+      const uint32_t reg = planar
+                               ? npu_csr::kDescPlanar + (addr - npu_csr::kPlanarWindow) / 4
+                               : npu_csr::kDescSequencer + (addr - npu_csr::kSequencerWindow) / 4;
+      task_.writes.emplace_back(reg, data);
+      return;
+    }
+    ProgramStep s;
+    s.kind = ProgramStep::Kind::kApbWrite;
+    s.apb_addr = addr, s.apb_data = data;
+    g_.steps.push_back(std::move(s));
+  }
+  // An APB access of the host's own (weights are the host's to load, whatever the sequencing).
+  void host_apb(ProgramStep::Kind kind, uint32_t addr, uint32_t data = 0) {
+    ProgramStep s;
+    s.kind = kind;
+    s.apb_addr = addr, s.apb_data = data;
+    g_.steps.push_back(std::move(s));
+  }
+
+  // A load task on layer i's engine: `rows` (each the host port's bytes for `target`) into
+  // rows first.. of the target, from the data-area words `at` (allocate's), W_t words a row.
+  void load_rows(size_t i, golden::DmaTarget target, uint64_t first,
+                 const std::vector<std::vector<uint8_t>>& rows, std::optional<uint64_t> at) {
+    if (rows.empty()) return;
+    const unsigned w = t_.d.dma_rows().words(target);
+    LayerTask task;
+    task.op = op_info(t_.n.layers[i].op).task;
+    task.layer = i;
+    task.load = at.value();
+    task.dma_target = target;
+    task.dma_row = first;
+    task.dma_rows = rows.size();
+    uint64_t word = *at;
+    for (const std::vector<uint8_t>& r : rows) {
+      for (unsigned j = 0; j < w; ++j) {
+        uint32_t v = 0;
+        for (unsigned b = 0; b < 4 && size_t{j} * 4 + b < r.size(); ++b) {
+          v |= uint32_t{r[size_t{j} * 4 + b]} << (8 * b);
+        }
+        g_.data.at(word++) = v;
+      }
+    }
+    g_.tasks.push_back(std::move(task));
+  }
+
+  // A VQ layer's rows through the VQ weight loader: the dequantizer's CTRL (VQ on, its
+  // vector length) and BASE (0), the layer's codebook, each row as indices; then a read of
+  // the dequantizer's STATUS, which waits until the loader has written the last row.
+  // Returns the bits sent.
+  uint64_t vq_rows(const golden::net::VqTable& vt, const std::vector<std::vector<uint8_t>>& rows,
+                   uint64_t first) {
+    namespace vq_csr = golden::vq_csr;
+    const golden::VqParams& q = *t_.d.vq;
+    const unsigned m = vt.vector_length, row_w = t_.d.seq.tiles() * t_.d.lanes();
+    const unsigned ib = q.index_bits();
+    const uint32_t vq = npu_csr::kVqWindow;
+    host_apb(ProgramStep::Kind::kApbWrite, vq + vq_csr::kCtrl,
+             (1U << vq_csr::kCtrlVqEnBit) | (golden::ceil_log2(m) << vq_csr::kCtrlVlenLsb));
+    host_apb(ProgramStep::Kind::kApbWrite, vq + vq_csr::kBase, 0);
+    const size_t weights = vt.codebook.size();
+    const size_t book_rows = (weights + q.row_weights - 1) / q.row_weights;
+    for (size_t r = 0; r < book_rows; ++r) {
+      std::vector<uint8_t> data(q.row_weights, 0);
+      for (unsigned j = 0; j < q.row_weights && r * q.row_weights + j < weights; ++j) {
+        data[j] = static_cast<uint8_t>(vt.codebook[r * q.row_weights + j]);
+      }
+      host_write(HostTarget::kVqCodebook, r, std::move(data));
+    }
+    std::map<std::string, uint32_t> index;  // a vector's bytes -> its first index
+    for (size_t v = 0; v * m < weights; ++v) {
+      std::string key(m, '\0');
+      for (unsigned j = 0; j < m; ++j) key[j] = static_cast<char>(vt.codebook[v * m + j]);
+      index.emplace(std::move(key), static_cast<uint32_t>(v));
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+      std::vector<uint8_t> data((row_w / m * ib + 7) / 8, 0);
+      for (unsigned j = 0; j < row_w / m; ++j) {
+        std::string key(m, '\0');
+        for (unsigned k = 0; k < m; ++k) {
+          const size_t at = size_t{j} * m + k;
+          key[k] = static_cast<char>(at < rows[r].size() ? rows[r][at] : 0);
+        }
+        const auto it = index.find(key);
+        if (it == index.end()) {
+          throw std::logic_error(
+              "compile_network: a VQ layer's row holds a vector that is not in its codebook");
+        }
+        golden::put_bits(data, j * ib, ib, it->second);
+      }
+      host_write(HostTarget::kVqRow, first + r, std::move(data));
+    }
+    host_apb(ProgramStep::Kind::kApbRead, vq + vq_csr::kStatus);
+    return uint64_t{book_rows} * q.row_weights * 8 + rows.size() * uint64_t{row_w / m} * ib;
+  }
+
+  void wait_and_mark(ProgramStep::Kind kind, uint64_t count, size_t i) {
+    if (t_.tasks) return;  // the task unit runs the layers (encode)
+    ProgramStep w;
+    w.kind = kind;
+    w.count = count;
+    g_.steps.push_back(std::move(w));
+    ProgramStep done;
+    done.kind = ProgramStep::Kind::kLayerDone;
+    done.layer = static_cast<unsigned>(i);
+    g_.steps.push_back(std::move(done));
+  }
+
+  // Task-region field r (and r + 1: its words) for tensor x, in planar-engine addresses.
+  void region(unsigned r, const ProgramTensor& x) {
+    task_.region[r] = t_.planar_address(x.buf, x.base);
+    task_.region[r + 1] = x.words(t_.d.lanes());
+  }
+
+  // A task that is the whole layer (or a tile of its output channels): with the DMA, the
+  // network's input loaded before it when it reads that (its one reader), the network's
+  // output stored after the layer's last when it is the last layer.
+  void single_task(size_t i, const ProgramTensor& x, size_t input_tensor, bool last = true) {
+    task_.layer = i;
+    if (input_tensor == 0 && g_.input_at && !x.mem && !input_loaded_) {
+      task_.load = *g_.input_at;
+      input_loaded_ = true;
+    }
+    if (last && i + 1 == t_.n.layers.size() && g_.output_at) task_.store = *g_.output_at;
+    g_.tasks.push_back(std::move(task_));
+  }
+
+  // Before the bands that load tensor x into `in`: a task with no engine writes (its engine
+  // is done at once) whose output region is the staging area, so that it waits for older
+  // tasks that still read or write those words, and whose input region is the staging area
+  // of the tasks that stored x (on the other engine, possibly still storing), so that it
+  // waits for them; the bands read the area it wrote, and wait for it.
+  void claim(size_t i, size_t x, const Staging& in) {
+    LayerTask c;
+    c.op = op_info(t_.n.layers[i].op).task;
+    c.layer = i;
+    if (const auto& w = g_.writer[x]) {
+      c.region[0] = t_.planar_address(w->buf, w->base);
+      c.region[1] = w->words;
+    }
+    c.region[4] = t_.planar_address(in.buf, in.base);
+    c.region[5] = in.words;
+    g_.tasks.push_back(std::move(c));
+  }
+
+  // One band's task: its input rows (loaded into the staging area, or read where they are),
+  // its output rows (written to the staging area and stored, or where the tensor is; the
+  // network's output also stored to the output area). Returns the band's buffers and bases:
+  // {in buf, in base, out buf, out base}.
+  // The rows are the engine's (geo): an fc on the dense array sees each image as one row.
+  // `last_tile`: the layer's last tile of output channels (the network's output is stored
+  // once every channel of the band's rows is written).
+  std::array<uint64_t, 4> band_task(size_t i, const RowBand& b, const BandPlan& plan,
+                                    const ProgramTensor& x, const ProgramTensor& out,
+                                    const BandGeometry& geo, uint64_t in_row_words,
+                                    uint64_t out_row_words, bool last_tile = true) {
+    task_ = LayerTask{};
+    task_.op = op_info(t_.n.layers[i].op).task;
+    task_.layer = i;
+    const uint64_t per = golden::dma_words_per_buffer_word(t_.d.lanes());
+    const uint64_t in_at = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(geo.height) +
+                            static_cast<uint64_t>(b.in_first)) *
+                           in_row_words;
+    const uint64_t in_words = static_cast<uint64_t>(b.in_rows) * in_row_words;
+    std::array<uint64_t, 4> at{};
+    if (plan.in) {
+      at[0] = plan.in->buf, at[1] = plan.in->base;
+      task_.load = *x.mem + in_at * per;
+    } else {
+      at[0] = x.buf, at[1] = x.base + in_at;
+    }
+    task_.region[0] = t_.planar_address(static_cast<unsigned>(at[0]), at[1]);
+    task_.region[1] = in_words;
+    const uint64_t out_at =
+        (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(geo.out_height) +
+         static_cast<uint64_t>(b.out_first)) *
+        out_row_words;
+    if (plan.out) {
+      at[2] = plan.out->buf, at[3] = plan.out->base;
+      task_.store = *out.mem + out_at * per;
+    } else {
+      at[2] = out.buf, at[3] = out.base + out_at;
+      if (last_tile && i + 1 == t_.n.layers.size() && g_.output_at) {
+        task_.store = *g_.output_at + out_at * per;
+      }
+    }
+    task_.region[4] = t_.planar_address(static_cast<unsigned>(at[2]), at[3]);
+    task_.region[5] = static_cast<uint64_t>(b.out_rows) * out_row_words;
+    return at;
+  }
+
+  uint32_t neural_group_base() const {
+    namespace agu_csr = golden::agu_csr;
+    return npu_csr::kSequencerWindow + golden::sequencer_csr::kAguWindow + agu_csr::kGroupOffset +
+           static_cast<uint32_t>((neural_ + t_.neural_group) % 2) * agu_csr::kGroupStride;
+  }
+  uint32_t planar_group_base() const {
+    namespace planar_csr = golden::planar_csr;
+    return npu_csr::kPlanarWindow + planar_csr::kGroupOffset +
+           static_cast<uint32_t>((planar_ + t_.planar_group) % 2) * planar_csr::kGroupStride;
+  }
+
+  // Layer i over input x (tensor `input`) in row bands (r: the tile's registers).
+  void neural_bands(const Node& node, const golden::AguLayer& r, ProgramLayer& pl, bool last_tile) {
+    const size_t i = node.layer;
+    const ProgramTensor& x = node.x;
+    const ProgramTensor& out = node.out;
+    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
+                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
+                           static_cast<int>(r.out_height())};
+    const uint64_t in_row = static_cast<uint64_t>(r.width) * r.channel_words(t_.d.lanes());
+    const uint64_t out_row = r.out_row_stride;
+    const BandPlan& plan = node.plan;
+    if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
+    const uint64_t channel = r.out_base - out.base;  // a tile's first output word of a pixel
+    for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
+      auto at = band_task(i, b, plan, x, out, geo, in_row, out_row, last_tile);
+      at[3] += channel;
+      golden::AguLayer s = r;
+      s.batch = 1;
+      s.height = static_cast<unsigned>(b.in_rows);
+      s.pad_top = static_cast<unsigned>(b.pad_top);
+      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+      s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
+      s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
+      if (const std::string why = golden::agu_refusal(t_.d.seq.agu, s); !why.empty()) {
+        throw t_.error(i, fmt::format("the sequencer cannot run its band of output rows {} to {}: "
+                                      "{}",
+                                      b.out_first, b.out_first + b.out_rows - 1, why));
+      }
+      const uint32_t base = neural_group_base();
+      for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(s)) {
+        apb_write(base + w.offset, w.value);
+      }
+      ++neural_;
+      ++pl.tasks;
+      g_.tasks.push_back(std::move(task_));
+    }
+  }
+
+  // Planar layer i over input x (and y, add's second input) in row bands (t: the whole
+  // layer's task).
+  void planar_bands(const Node& node, const std::optional<ProgramTensor>& y,
+                    const golden::PlanarTask& t, ProgramLayer& pl) {
+    const size_t i = node.layer;
+    const ProgramTensor& x = node.x;
+    const ProgramTensor& out = node.out;
+    const bool pool = node.info->windowed;
+    const BandGeometry geo{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
+                           pool ? static_cast<int>(t.stride_y) : 1,
+                           pool ? static_cast<int>(t.pad_top) : 0,
+                           static_cast<int>(t.out_height())};
+    const BandPlan& plan = node.plan;
+    if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
+    pl.tasks = 0;
+    for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
+      const auto at = band_task(i, b, plan, x, out, geo, t.in_row_stride, t.out_row_stride);
+      golden::PlanarTask s = t;
+      s.batch = 1;
+      s.height = static_cast<unsigned>(b.in_rows);
+      s.pad_top = static_cast<unsigned>(b.pad_top);
+      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+      s.a_base = t_.planar_address(static_cast<unsigned>(at[0]), at[1]);
+      s.out_base = t_.planar_address(static_cast<unsigned>(at[2]), at[3]);
+      if (y) {  // add: 1 x 1, the same rows of the second input
+        const uint64_t from = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(y->h) +
+                               static_cast<uint64_t>(b.in_first)) *
+                              t.in_row_stride;
+        s.b_base = t_.planar_address(y->buf, y->base + from);
+        task_.region[2] = s.b_base;
+        task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
+      }
+      if (const std::string why = golden::planar_refusal(t_.d.planar, s); !why.empty()) {
+        throw t_.error(i, fmt::format("the planar engine cannot run its band of output rows {} "
+                                      "to {}: {}",
+                                      b.out_first, b.out_first + b.out_rows - 1, why));
+      }
+      const uint32_t base = planar_group_base();
+      for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(s)) {
+        apb_write(base + w.offset, w.value);
+      }
+      ++planar_;
+      ++pl.tasks;
+      g_.tasks.push_back(std::move(task_));
+    }
+  }
+
+  void neural(const Node& node) {
+    const size_t i = node.layer;
+    const golden::net::Layer& l = t_.n.layers[i];
+    const ProgramTensor& x = node.x;
+    const ProgramTensor& out = node.out;
+    const unsigned lanes = t_.d.lanes(), tiles = t_.d.seq.tiles();
+    const uint64_t k = static_cast<uint64_t>(node.conv.filters);
+    ProgramLayer pl;
+    pl.name = l.name;
+    pl.op = l.op;
+    pl.neural = true;
+    pl.tasks = 0;  // counted as they are made
+    task_ = LayerTask{};
+    task_.op = node.info->task;
+    for (const Tile& tile : node.tiles) {
+      golden::LoweredLayer low = tile.low;
+      golden::AguLayer& r = low.regs;
+      r.in_buf = x.mem ? 0 : x.buf, r.out_buf = 1 - r.in_buf;
+      r.in_base = x.base;
+      r.wgt_base = tile.wgt_base;
+      r.param_base = tile.param_base;
+      r.out_base = out.base + tile.k0 / lanes;
+      const bool last = tile.k0 + tile.kk == k;
+      if (l.vq.vector_length != 0) {
+        pl.weight_bits += vq_rows(l.vq, low.weight_rows, tile.wgt_base);
+      } else {
+        if (t_.dma_weights) {
+          load_rows(i, golden::DmaTarget::kWeights, tile.wgt_base, low.weight_rows,
+                    tile.weights_at);
+        } else {
+          for (size_t row = 0; row < low.weight_rows.size(); ++row) {
+            host_write(HostTarget::kWeights, tile.wgt_base + row, low.weight_rows[row]);
+          }
+        }
+        pl.weight_bits += low.weight_rows.size() * (r.dataflow == golden::Dataflow::kZeroSkip
+                                                        ? uint64_t{t_.d.seq.store_row_bytes()} * 8
+                                                        : uint64_t{tiles} * lanes * 8);
+      }
+      std::vector<std::vector<uint8_t>> groups;
+      for (const auto& grp : low.params) groups.push_back(golden::param_group_bytes(t_.d.seq, grp));
+      if (t_.dma_weights) {
+        load_rows(i, golden::DmaTarget::kParams, tile.param_base, groups, tile.params_at);
+      } else {
+        for (size_t grp = 0; grp < groups.size(); ++grp) {
+          host_write(HostTarget::kParams, tile.param_base + grp, std::move(groups[grp]));
+        }
+      }
+      if (node.banded) {
+        neural_bands(node, r, pl, last);
+      } else {
+        if (t_.tasks) {  // a tile's task (the layer's when it has one tile)
+          task_ = LayerTask{};
+          task_.op = node.info->task;
+        }
+        const uint32_t base = neural_group_base();
+        for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(r)) {
+          apb_write(base + w.offset, w.value);
+        }
+        ++neural_;
+        if (t_.tasks) {
+          region(0, x);
+          region(4, out);
+          single_task(i, x, l.inputs[0], last);
+          ++pl.tasks;
+        }
+      }
+      pl.weight_rows += low.weight_rows.size();
+      if (!t_.tasks && !last) {  // the next tile's weights wait for this one
+        ProgramStep w;
+        w.kind = ProgramStep::Kind::kWaitSeqDone;
+        w.count = neural_;
+        g_.steps.push_back(std::move(w));
+      }
+    }
+    if (pl.tasks == 0) pl.tasks = 1;  // sequenced by the host
+    wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
+    finish(node, pl);
+  }
+
+  void planar(const Node& node) {
+    const size_t i = node.layer;
+    const golden::net::Layer& l = t_.n.layers[i];
+    const ProgramTensor& x = node.x;
+    const ProgramTensor& out = node.out;
+    const unsigned lanes = t_.d.lanes();
+    golden::PlanarTask t = node.task;
+    t.a_base = t_.planar_address(x.buf, x.base);
+    t.out_base = t_.planar_address(out.buf, out.base);
+    const bool add = node.info->op == golden::net::Op::kAdd;
+    const ProgramTensor& y = g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
+    if (add) t.b_base = t_.planar_address(y.buf, y.base);
+    // The gain table: a row of L channels a write (or a load of the rows by the DMA).
+    std::vector<std::vector<uint8_t>> gain_rows;
+    for (unsigned row = 0; row * lanes < node.gains.size(); ++row) {
+      std::vector<uint8_t> data(t_.host_bytes, 0);
+      for (unsigned ln = 0; ln < lanes && row * lanes + ln < node.gains.size(); ++ln) {
+        const golden::PlanarGain& gn = node.gains[row * lanes + ln];
+        golden::put_bits(data, golden::gain_bias_lsb(lanes, ln), 32,
+                         static_cast<uint32_t>(gn.bias));
+        golden::put_bits(data, golden::gain_multiplier_lsb(lanes, ln), 32,
+                         static_cast<uint32_t>(gn.multiplier));
+        golden::put_bits(
+            data, golden::gain_shift_lsb(lanes, ln), golden::PlanarParams::kShiftBits,
+            static_cast<uint32_t>(gn.shift) & ((1U << golden::PlanarParams::kShiftBits) - 1));
+      }
+      gain_rows.push_back(std::move(data));
+    }
+    if (t_.dma_weights) {
+      load_rows(i, golden::DmaTarget::kGains, 0, gain_rows, node.gains_at);
+    } else {
+      for (size_t row = 0; row < gain_rows.size(); ++row) {
+        host_write(HostTarget::kPlanarGains, row, std::move(gain_rows[row]));
+      }
+    }
+    ProgramLayer pl;
+    pl.name = l.name;
+    pl.op = l.op;
+    pl.neural = false;
+    if (node.banded) {
+      planar_bands(node, add ? std::optional<ProgramTensor>(y) : std::nullopt, t, pl);
+    } else {
+      task_ = LayerTask{};
+      task_.op = node.info->task;
+      region(0, x);
+      if (add) region(2, y);
+      region(4, out);
+      const uint32_t base = planar_group_base();
+      for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(t)) {
+        apb_write(base + w.offset, w.value);
+      }
+      ++planar_;
+      if (t_.tasks) single_task(i, x, l.inputs[0]);
+    }
+    wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
+    finish(node, pl);
+  }
+
+  // The program's record of the layer: where its output is, its work and its bound.
+  void finish(const Node& node, ProgramLayer& pl) {
+    const golden::net::Layer& l = t_.n.layers[node.layer];
+    std::vector<golden::net::Shape> in;
+    for (const size_t x : l.inputs) in.push_back(t_.n.shape_of(x));
+    pl.out = node.out;
+    pl.macs = static_cast<uint64_t>(t_.batch) * node.info->macs(l, in);
+    pl.mapping_bound = node.mapping_bound;
+    pl.zs_steps = node.zs_steps;
+    g_.layers.push_back(std::move(pl));
+  }
+
+  const Target& t_;
+  Graph& g_;
+  LayerTask task_;                    ///< the task being made
+  uint64_t neural_ = 0, planar_ = 0;  ///< tasks programmed on each engine
+  bool input_loaded_ = false;         ///< the input reader's first task loads it
+};
+
+}  // namespace
+
+void lower(const Target& t, Graph& g) { Lowering(t, g).run(); }
+
+}  // namespace npugen::compiler

@@ -1,0 +1,180 @@
+// partition (passes.hpp): each neural layer in tiles of output channels that fit the weight
+// store and the post table beside the layers before it, each tile lowered to its weight rows
+// (dense, or the zero-skipping array's preprocessed steps when they are faster) and its post
+// parameters; the planar gain table's one layer.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "passes.hpp"
+
+namespace npugen::compiler {
+namespace {
+
+using golden::Dataflow;
+using golden::LoweredLayer;
+using golden::ProgramTensor;
+
+// The table space in use, row and group (the host writes every layer's first: kTasks
+// without weights by the DMA).
+struct Tables {
+  uint64_t weight_rows = 0, param_groups = 0;
+};
+
+void neural(const Target& t, Graph& g, Node& node, Tables& used) {
+  const size_t i = node.layer;
+  const golden::net::Layer& l = t.n.layers[i];
+  const ProgramTensor& x = g.tensors[l.inputs[0]];
+  const unsigned lanes = t.d.lanes(), tiles = t.d.seq.tiles();
+  const bool fc = node.info->dataflow == Dataflow::kFc;
+  const golden::reference::ConvLayer& c = node.conv;
+  const auto k = static_cast<uint64_t>(c.filters);
+  // The weight store and the post table: with the host sequencing, each layer's weights and
+  // parameters are written just before it runs, from row and group 0; with the task unit,
+  // every layer's are written first, layer after layer. A layer whose filters do not fit
+  // runs, sequenced by the host, in tiles of output channels (a multiple of lcm(L, T)
+  // filters each), its weights and parameters written again before each.
+  const bool each = !t.tasks || t.dma_weights;  // this layer's weights are loaded for it alone
+  if (each) used = Tables{};
+  if (t.dma_weights && l.vq.vector_length != 0) {
+    throw t.error(i,
+                  "it is loaded as codebook indices (vq:) by the host before the list starts, "
+                  "but this network's weights go through the DMA layer by layer "
+                  "(--weights-by-dma, or the store does not hold every layer's at once); "
+                  "sequence it by the host (--sequencing host)");
+  }
+  const uint64_t cw = (static_cast<uint64_t>(x.c) + lanes - 1) / lanes;
+  const uint64_t block_rows =
+      static_cast<uint64_t>(c.kernel_h) * static_cast<uint64_t>(c.kernel_w) * cw;
+  const uint64_t plane = t.d.seq.post.lanes;
+  auto rows_of = [&](uint64_t f) { return (f + tiles - 1) / tiles * block_rows; };
+  auto groups_of = [&](uint64_t f) { return (f + plane - 1) / plane; };
+  auto fits = [&](uint64_t f) {
+    return used.weight_rows + rows_of(f) <= t.d.seq.agu.weight_rows &&
+           used.param_groups + groups_of(f) <= t.d.seq.post.groups();
+  };
+  uint64_t tile_filters = k;
+  if (!fits(k)) {
+    const uint64_t step = std::lcm<uint64_t>(lanes, tiles);
+    tile_filters = 0;
+    while (each && tile_filters + step < k && fits(tile_filters + step)) tile_filters += step;
+    if (tile_filters == 0) {
+      const bool rows = used.weight_rows + rows_of(k) > t.d.seq.agu.weight_rows;
+      const std::string what =
+          rows ? fmt::format(
+                     "{} weight rows do not fit the weight store ({} rows, {} in use; "
+                     "agu.weight_rows)",
+                     rows_of(k), t.d.seq.agu.weight_rows, used.weight_rows)
+               : fmt::format(
+                     "{} parameter groups do not fit the post unit's table ({} groups "
+                     "of {} channels, {} in use; post.max_channels)",
+                     groups_of(k), t.d.seq.post.groups(), plane, used.param_groups);
+      if (!each) {
+        throw CompileError(
+            fmt::format("layer {}: {}; sequenced by the host (--sequencing host){} it would run "
+                        "in tiles of output channels",
+                        l.name, what, t.dma ? "" : ", or with the DMA (without --host-io),"),
+            static_cast<int>(i), t.dma);
+      }
+      throw t.error(
+          i, what + fmt::format(", nor do {} filters, the smallest tile", std::min(step, k)));
+    }
+  }
+  golden::reference::Tensor shape;
+  shape.n = t.batch, shape.h = x.h, shape.w = x.w, shape.c = x.c;
+  const uint64_t per = c.weights.size() / k;           // weights a filter
+  const uint64_t out_words = (k + lanes - 1) / lanes;  // a pixel's output words
+  for (uint64_t k0 = 0; k0 < k; k0 += tile_filters) {
+    Tile& tile = node.tiles.emplace_back();
+    tile.k0 = k0;
+    tile.kk = std::min(tile_filters, k - k0);
+    golden::reference::ConvLayer part = c;
+    if (tile.kk != k) {  // filters k0 .. k0 + kk - 1
+      part.filters = static_cast<int>(tile.kk);
+      part.weights.assign(c.weights.begin() + static_cast<std::ptrdiff_t>(k0 * per),
+                          c.weights.begin() + static_cast<std::ptrdiff_t>((k0 + tile.kk) * per));
+      part.bias.assign(c.bias.begin() + static_cast<std::ptrdiff_t>(k0),
+                       c.bias.begin() + static_cast<std::ptrdiff_t>(k0 + tile.kk));
+      part.output.assign(c.output.begin() + static_cast<std::ptrdiff_t>(k0),
+                         c.output.begin() + static_cast<std::ptrdiff_t>(k0 + tile.kk));
+    }
+    LoweredLayer& low = tile.low;
+    try {  // placed by lower
+      low = golden::lower_layer(t.d.seq, node.info->dataflow, shape, part, {});
+    } catch (const std::invalid_argument& e) {
+      throw t.error(i, e.what());
+    }
+    if (k0 == 0 && (low.out_shape.h != l.out.h || low.out_shape.w != l.out.w)) {
+      throw std::logic_error(
+          fmt::format("compile_network: layer {}'s lowering gives {}x{}, its "
+                      "shape rule {}x{}",
+                      l.name, low.out_shape.h, low.out_shape.w, l.out.h, l.out.w));
+    }
+    // A tile writes its channels' words of every output pixel.
+    low.regs.out_pixel_stride = out_words;
+    low.regs.out_row_stride = out_words * static_cast<uint64_t>(l.out.w);
+    // The dense array's steps (the mapping bound), before zero skipping may replace them.
+    node.mapping_bound += low.regs.steps(t.d.seq.agu);
+    if (t.zero_skip && l.vq.vector_length == 0) {
+      // On the zero-skipping array (fc as a convolution over its whole input) when its
+      // window fits the staged half, the address generator takes it, and its steps a pixel
+      // beat the dense array's rows.
+      std::optional<LoweredLayer> z;
+      try {
+        z = golden::lower_layer(t.d.seq, Dataflow::kZeroSkip, shape, part, {});
+      } catch (const std::invalid_argument&) {
+        z.reset();  // the window exceeds a staging slot (zs.max_rows / 3): dense
+      }
+      if (z) {
+        z->regs.out_pixel_stride = low.regs.out_pixel_stride;
+        z->regs.out_row_stride = low.regs.out_row_stride;
+        const uint64_t blocks = (tile.kk + tiles - 1) / tiles;
+        const uint64_t steps = z->weight_rows.size();
+        if (golden::agu_refusal(t.d.seq.agu, z->regs).empty() &&
+            golden::zs_pixel_cycles(z->dense_rows, steps) < blocks * low.dense_rows) {
+          z->out_shape = low.out_shape;
+          low = std::move(*z);
+          node.zs_steps += steps;
+        }
+      }
+    }
+    if (const std::string why = golden::agu_refusal(t.d.seq.agu, low.regs); !why.empty()) {
+      throw t.error(i, fmt::format("the sequencer cannot run it: {}{}", why,
+                                   fc ? " (fc reads its input as one vector of H x W x "
+                                        "ceil(C/L) words)"
+                                      : ""));
+    }
+    tile.wgt_base = used.weight_rows;
+    tile.param_base = static_cast<unsigned>(used.param_groups);
+    if (t.tasks && !t.dma_weights) {  // every layer's written first, layer after layer
+      used.weight_rows += low.weight_rows.size();
+      used.param_groups += low.params.size();
+    }
+  }
+}
+
+}  // namespace
+
+void partition(const Target& t, Graph& g) {
+  Tables used;
+  for (Node& node : g.nodes) {
+    if (node.info->neural) {
+      neural(t, g, node, used);
+    } else if (t.tasks && !t.dma_weights && !node.gains.empty()) {
+      const golden::net::Layer& l = t.n.layers[node.layer];
+      if (g.gain_layer) {
+        throw CompileError(
+            fmt::format("layer {}: a second gain_bias layer (after {}): the planar gain table "
+                        "holds one layer's gains, written before the task unit starts; "
+                        "sequence this network by the host{}",
+                        l.name, t.n.layers[*g.gain_layer].name,
+                        t.dma ? "" : ", or load the gains through the DMA (without --host-io)"),
+            static_cast<int>(node.layer), t.dma);
+      }
+      g.gain_layer = node.layer;
+    }
+  }
+}
+
+}  // namespace npugen::compiler
