@@ -179,7 +179,9 @@ class Allocator {
     ProgramTensor x = g_.tensors[l.inputs[0]];
     ProgramTensor out = output_of(node);
     place(i, out, x.mem ? 0 : 1 - x.buf, x.mem.has_value());
-    node.banded = x.mem || out.mem;
+    const golden::AguLayer& r = node.tiles.front().low.regs;
+    const golden::AguParams& agu = t_.d.seq.agu;
+    node.banded = x.mem || out.mem || t_.beyond(r.height, r.width, agu.max_height, agu.max_width);
     if (node.banded) {
       if (out.mem && node.tiles.size() > 1) {
         throw t_.error(i,
@@ -198,12 +200,15 @@ class Allocator {
     }
     if (node.banded) {
       // The rows are the engine's: an fc on the dense array sees each image as one row.
-      const golden::AguLayer& r = node.tiles.front().low.regs;
       const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
                              static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
                              static_cast<int>(r.out_height())};
+      const BandGeometry cols{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
+                              static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
+                              static_cast<int>(r.out_width())};
       node.plan = plan_bands(i, x, out, geo, uint64_t{r.width} * r.channel_words(t_.d.lanes()),
-                             r.out_row_stride, true);
+                             r.out_row_stride, true, agu.max_height);
+      node.plan.cols = column_tiles(i, cols, agu.max_width, "agu.max_width");
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
     node.x = x;
@@ -219,10 +224,12 @@ class Allocator {
     ProgramTensor out = output_of(node);
     place(i, out, x.mem ? 0 : 1 - x.buf, true);
     const bool add = node.info->op == golden::net::Op::kAdd;
-    node.banded = x.mem || out.mem || (add && l.inputs.size() > 1 && g_.tensors[l.inputs[1]].mem);
+    golden::PlanarTask& t = node.task;
+    const golden::PlanarParams& pp = t_.d.planar;
+    node.banded = x.mem || out.mem || (add && l.inputs.size() > 1 && g_.tensors[l.inputs[1]].mem) ||
+                  t_.beyond(t.height, t.width, pp.max_height, pp.max_width);
     if (node.banded) input_to_memory(x, l.inputs[0]);
     output_area(i, out);
-    golden::PlanarTask& t = node.task;
     t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;
     t.out_row_stride = t.out_pixel_stride * t.out_width();
     t.out_image_stride = t.out_row_stride * t.out_height();
@@ -231,9 +238,15 @@ class Allocator {
     }
     if (node.banded) {
       if (!node.info->bands) {
-        throw t_.error(i, fmt::format("its {} is in system memory (it does not fit a buffer), and "
-                                      "a reduction does not run in row bands",
-                                      x.mem ? "input" : "output"));
+        throw t_.error(
+            i, x.mem || out.mem
+                   ? fmt::format("its {} is in system memory (it does not fit a buffer), and a "
+                                 "reduction does not run in row bands",
+                                 x.mem ? "input" : "output")
+                   : fmt::format("its {}x{} input is above the planar engine's {}x{} "
+                                 "(planar.max_height, planar.max_width), and a reduction does "
+                                 "not run in bands of rows or tiles of columns",
+                                 t.height, t.width, pp.max_height, pp.max_width));
       }
       if (add && g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]].mem) {
         throw t_.error(i,
@@ -245,7 +258,13 @@ class Allocator {
                              pool ? static_cast<int>(t.stride_y) : 1,
                              pool ? static_cast<int>(t.pad_top) : 0,
                              static_cast<int>(t.out_height())};
-      node.plan = plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false);
+      const BandGeometry cols{static_cast<int>(t.width), pool ? static_cast<int>(t.kernel_w) : 1,
+                              pool ? static_cast<int>(t.stride_x) : 1,
+                              pool ? static_cast<int>(t.pad_left) : 0,
+                              static_cast<int>(t.out_width())};
+      node.plan =
+          plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false, pp.max_height);
+      node.plan.cols = column_tiles(i, cols, pp.max_width, "planar.max_width");
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
     node.x = x;
@@ -253,12 +272,38 @@ class Allocator {
     g_.tensors[i + 1] = out;
   }
 
+  // The output columns of a tile of columns of layer i (geometry `cols` along its width):
+  // the most whose input columns the engine's width register (`max_cols`, `key`) takes; 0
+  // when the layer's width fits (one tile, its own registers).
+  int column_tiles(size_t i, const BandGeometry& cols, unsigned max_cols, const char* key) const {
+    if (cols.height <= static_cast<int>(max_cols)) return 0;
+    int n = 0;
+    while (n < cols.out_height && band_input_rows(cols, n + 1) <= static_cast<int>(max_cols)) ++n;
+    if (n == 0) {
+      throw t_.error(i, fmt::format("a tile of one output column reads {} input columns, above "
+                                    "{} ({})",
+                                    band_input_rows(cols, 1), max_cols, key));
+    }
+    return n;
+  }
+
   // The band height and staging areas of layer i (input x, output out): the tallest bands
   // whose staging areas fit, over the buffers the engine may use (the sequencer reads one
   // buffer and writes the other).
   BandPlan plan_bands(size_t i, const ProgramTensor& x, const ProgramTensor& out,
                       const BandGeometry& geo, uint64_t in_row_words, uint64_t out_row_words,
-                      bool neural) {
+                      bool neural, unsigned max_rows) {
+    // The most output rows whose input rows the engine's height register takes.
+    int engine_rows = 0;
+    while (engine_rows < geo.out_height &&
+           band_input_rows(geo, engine_rows + 1) <= static_cast<int>(max_rows)) {
+      ++engine_rows;
+    }
+    if (engine_rows == 0) {
+      throw t_.error(i, fmt::format("a band of one output row reads {} input rows, above the "
+                                    "engine's {} (the height it takes)",
+                                    band_input_rows(geo, 1), max_rows));
+    }
     BandPlan best;
     for (const unsigned bin : {0U, 1U}) {
       for (const unsigned bout : {0U, 1U}) {
@@ -289,7 +334,7 @@ class Allocator {
           }
           return p;
         };
-        int lo = 0, hi = geo.out_height;  // the most rows that fit: in [lo, hi]
+        int lo = 0, hi = engine_rows;  // the most rows that fit: in [lo, hi]
         while (lo < hi) {
           const int mid = lo + (hi - lo + 1) / 2;
           if (areas(mid)) {

@@ -1,6 +1,8 @@
 // compile_network (compile.hpp): the passes in order, and the retry with weights by the DMA.
 #include "npugen/compiler/compile.hpp"
 
+#include <algorithm>
+
 #include "passes.hpp"
 
 namespace npugen::compiler {
@@ -30,6 +32,32 @@ std::string Target::band_hint() const {
            "run in row bands";
   }
   return "";
+}
+
+namespace {
+
+std::string beyond_hint(bool tasks, bool beyond) {
+  return !tasks && beyond ? "; with the task unit (--sequencing tasks) it would run in bands of "
+                            "rows and tiles of columns"
+                          : "";
+}
+
+}  // namespace
+
+std::string Target::neural_refusal(golden::AguLayer r) const {
+  const golden::AguParams& p = d.seq.agu;
+  const bool over = r.height > p.max_height || r.width > p.max_width;
+  if (tasks) r.height = std::min(r.height, p.max_height), r.width = std::min(r.width, p.max_width);
+  const std::string why = golden::agu_refusal(p, r);
+  return why.empty() ? why : why + beyond_hint(tasks, over);
+}
+
+std::string Target::planar_refusal(golden::PlanarTask t) const {
+  const golden::PlanarParams& p = d.planar;
+  const bool over = t.height > p.max_height || t.width > p.max_width;
+  if (tasks) t.height = std::min(t.height, p.max_height), t.width = std::min(t.width, p.max_width);
+  const std::string why = golden::planar_refusal(p, t);
+  return why.empty() ? why : why + beyond_hint(tasks, over);
 }
 
 namespace {

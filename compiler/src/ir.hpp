@@ -44,6 +44,18 @@ struct Target {
   }
   /// Why a tensor above a buffer is refused: the row bands need the task unit and the DMA.
   [[nodiscard]] std::string band_hint() const;
+  /// Whether a layer of `height` x `width` exceeds an engine's registers (`max_height`,
+  /// `max_width`) and runs, with the task unit, in bands of rows and tiles of columns.
+  [[nodiscard]] bool beyond(unsigned height, unsigned width, unsigned max_height,
+                            unsigned max_width) const {
+    return tasks && (height > max_height || width > max_width);
+  }
+  /// Why the sequencer cannot run layer registers `r`, or "": a layer beyond the address
+  /// generator's height and width is checked as its largest band and tile (lower checks
+  /// each); sequenced by the host, such a layer is refused, naming the task unit.
+  [[nodiscard]] std::string neural_refusal(golden::AguLayer r) const;
+  /// The same for the planar engine's task `p`.
+  [[nodiscard]] std::string planar_refusal(golden::PlanarTask p) const;
   /// Buffer `buf`'s word `base` as the planar engine and the task regions address it.
   [[nodiscard]] uint64_t planar_address(unsigned buf, uint64_t base) const {
     return buf * d.act_words() + base;
@@ -58,6 +70,7 @@ struct Staging {
 };
 struct BandPlan {
   int rows = 0;  ///< output rows a band
+  int cols = 0;  ///< output columns a tile of columns; 0: one tile, the layer's own width
   std::optional<Staging> in, out;
 };
 
@@ -89,7 +102,7 @@ struct Node {
   // allocate
   golden::ProgramTensor x;    ///< its (first) input where it is read
   golden::ProgramTensor out;  ///< its output
-  bool banded = false;        ///< it runs in row bands
+  bool banded = false;        ///< it runs in row bands (and tiles of columns)
   BandPlan plan;              ///< banded: the bands' height and staging areas
 };
 

@@ -137,11 +137,7 @@ void planar(const Target& t, Graph& g, Node& node) {
   } catch (const Refusal& r) {
     throw t.error(i, r.what());
   }
-  if (const std::string why = golden::planar_refusal(t.d.planar, task); !why.empty()) {
-    throw t.error(i, fmt::format("the planar engine cannot run it: {}", why));
-  }
   check_output(t, i);
-  node.mapping_bound = golden::planar_beats(t.d.planar, task);
 }
 
 }  // namespace

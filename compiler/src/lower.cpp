@@ -205,11 +205,15 @@ class Lowering {
   // {in buf, in base, out buf, out base}.
   // The rows are the engine's (geo): an fc on the dense array sees each image as one row.
   // `last_tile`: the layer's last tile of output channels (the network's output is stored
-  // once every channel of the band's rows is written).
+  // once every channel of the band's rows is written). With tiles of columns, each a task of
+  // the band: the first loads the band's rows, the last stores them (the engine runs its
+  // tasks one after the other); the bases are the rows' first words, the tile's columns the
+  // caller's.
   std::array<uint64_t, 4> band_task(size_t i, const RowBand& b, const BandPlan& plan,
                                     const ProgramTensor& x, const ProgramTensor& out,
                                     const BandGeometry& geo, uint64_t in_row_words,
-                                    uint64_t out_row_words, bool last_tile = true) {
+                                    uint64_t out_row_words, bool last_tile, bool first_col,
+                                    bool last_col) {
     task_ = LayerTask{};
     task_.op = op_info(t_.n.layers[i].op).task;
     task_.layer = i;
@@ -221,7 +225,7 @@ class Lowering {
     std::array<uint64_t, 4> at{};
     if (plan.in) {
       at[0] = plan.in->buf, at[1] = plan.in->base;
-      task_.load = *x.mem + in_at * per;
+      if (first_col) task_.load = *x.mem + in_at * per;
     } else {
       at[0] = x.buf, at[1] = x.base + in_at;
     }
@@ -233,10 +237,10 @@ class Lowering {
         out_row_words;
     if (plan.out) {
       at[2] = plan.out->buf, at[3] = plan.out->base;
-      task_.store = *out.mem + out_at * per;
+      if (last_col) task_.store = *out.mem + out_at * per;
     } else {
       at[2] = out.buf, at[3] = out.base + out_at;
-      if (last_tile && i + 1 == t_.n.layers.size() && g_.output_at) {
+      if (last_tile && last_col && i + 1 == t_.n.layers.size() && g_.output_at) {
         task_.store = *g_.output_at + out_at * per;
       }
     }
@@ -269,29 +273,57 @@ class Lowering {
     const BandPlan& plan = node.plan;
     if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
     const uint64_t channel = r.out_base - out.base;  // a tile's first output word of a pixel
+    const std::vector<RowBand> cols =
+        column_tiles(plan, BandGeometry{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
+                                        static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
+                                        static_cast<int>(r.out_width())});
+    const size_t n = std::max<size_t>(cols.size(), 1);
     for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
-      auto at = band_task(i, b, plan, x, out, geo, in_row, out_row, last_tile);
-      at[3] += channel;
-      golden::AguLayer s = r;
-      s.batch = 1;
-      s.height = static_cast<unsigned>(b.in_rows);
-      s.pad_top = static_cast<unsigned>(b.pad_top);
-      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
-      s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
-      s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
-      if (const std::string why = golden::agu_refusal(t_.d.seq.agu, s); !why.empty()) {
-        throw t_.error(i, fmt::format("the sequencer cannot run its band of output rows {} to {}: "
-                                      "{}",
-                                      b.out_first, b.out_first + b.out_rows - 1, why));
+      for (size_t c = 0; c < n; ++c) {
+        auto at =
+            band_task(i, b, plan, x, out, geo, in_row, out_row, last_tile, c == 0, c + 1 == n);
+        at[3] += channel;
+        golden::AguLayer s = r;
+        s.batch = 1;
+        s.height = static_cast<unsigned>(b.in_rows);
+        s.pad_top = static_cast<unsigned>(b.pad_top);
+        s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+        if (!cols.empty()) {  // its columns, in the band's rows as they are
+          const RowBand& col = cols[c];
+          s.width = static_cast<unsigned>(col.in_rows);
+          s.pad_left = static_cast<unsigned>(col.pad_top);
+          s.pad_right = static_cast<unsigned>(col.pad_bottom);
+          at[1] += static_cast<uint64_t>(col.in_first) * r.in_pixel_stride;
+          at[3] += static_cast<uint64_t>(col.out_first) * r.out_pixel_stride;
+        }
+        s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
+        s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
+        if (const std::string why = golden::agu_refusal(t_.d.seq.agu, s); !why.empty()) {
+          throw t_.error(i, fmt::format("the sequencer cannot run its band of output rows {} to "
+                                        "{}{}: {}",
+                                        b.out_first, b.out_first + b.out_rows - 1,
+                                        columns_text(cols, c), why));
+        }
+        const uint32_t base = neural_group_base();
+        for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(s)) {
+          apb_write(base + w.offset, w.value);
+        }
+        ++neural_;
+        ++pl.tasks;
+        g_.tasks.push_back(std::move(task_));
       }
-      const uint32_t base = neural_group_base();
-      for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(s)) {
-        apb_write(base + w.offset, w.value);
-      }
-      ++neural_;
-      ++pl.tasks;
-      g_.tasks.push_back(std::move(task_));
     }
+  }
+
+  // A layer's tiles of columns (plan.cols output columns each, along `geo`, its width's
+  // geometry), or none when it runs at its own width.
+  static std::vector<RowBand> column_tiles(const BandPlan& plan, const BandGeometry& geo) {
+    return plan.cols == 0 ? std::vector<RowBand>{} : row_bands(geo, plan.cols, 1);
+  }
+  static std::string columns_text(const std::vector<RowBand>& cols, size_t c) {
+    return cols.empty() ? std::string()
+                        : fmt::format(", columns {} to {}", cols[c].out_first,
+                                      cols[c].out_first + cols[c].out_rows - 1);
   }
 
   // Planar layer i over input x (and y, add's second input) in row bands (t: the whole
@@ -309,35 +341,55 @@ class Lowering {
     const BandPlan& plan = node.plan;
     if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
     pl.tasks = 0;
+    const std::vector<RowBand> cols = column_tiles(
+        plan,
+        BandGeometry{static_cast<int>(t.width), pool ? static_cast<int>(t.kernel_w) : 1,
+                     pool ? static_cast<int>(t.stride_x) : 1,
+                     pool ? static_cast<int>(t.pad_left) : 0, static_cast<int>(t.out_width())});
+    const size_t n = std::max<size_t>(cols.size(), 1);
     for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
-      const auto at = band_task(i, b, plan, x, out, geo, t.in_row_stride, t.out_row_stride);
-      golden::PlanarTask s = t;
-      s.batch = 1;
-      s.height = static_cast<unsigned>(b.in_rows);
-      s.pad_top = static_cast<unsigned>(b.pad_top);
-      s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
-      s.a_base = t_.planar_address(static_cast<unsigned>(at[0]), at[1]);
-      s.out_base = t_.planar_address(static_cast<unsigned>(at[2]), at[3]);
-      if (y) {  // add: 1 x 1, the same rows of the second input
-        const uint64_t from = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(y->h) +
-                               static_cast<uint64_t>(b.in_first)) *
-                              t.in_row_stride;
-        s.b_base = t_.planar_address(y->buf, y->base + from);
-        task_.region[2] = s.b_base;
-        task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
+      for (size_t c = 0; c < n; ++c) {
+        auto at = band_task(i, b, plan, x, out, geo, t.in_row_stride, t.out_row_stride, true,
+                            c == 0, c + 1 == n);
+        golden::PlanarTask s = t;
+        s.batch = 1;
+        s.height = static_cast<unsigned>(b.in_rows);
+        s.pad_top = static_cast<unsigned>(b.pad_top);
+        s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+        uint64_t col_in = 0;  // the tile's first input column's word in a row
+        if (!cols.empty()) {
+          const RowBand& col = cols[c];
+          s.width = static_cast<unsigned>(col.in_rows);
+          s.pad_left = static_cast<unsigned>(col.pad_top);
+          s.pad_right = static_cast<unsigned>(col.pad_bottom);
+          col_in = static_cast<uint64_t>(col.in_first) * t.in_pixel_stride;
+          at[1] += col_in;
+          at[3] += static_cast<uint64_t>(col.out_first) * t.out_pixel_stride;
+        }
+        s.a_base = t_.planar_address(static_cast<unsigned>(at[0]), at[1]);
+        s.out_base = t_.planar_address(static_cast<unsigned>(at[2]), at[3]);
+        if (y) {  // add: 1 x 1, the same rows (and columns) of the second input
+          const uint64_t from = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(y->h) +
+                                 static_cast<uint64_t>(b.in_first)) *
+                                t.in_row_stride;
+          task_.region[2] = t_.planar_address(y->buf, y->base + from);
+          task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
+          s.b_base = t_.planar_address(y->buf, y->base + from + col_in);
+        }
+        if (const std::string why = golden::planar_refusal(t_.d.planar, s); !why.empty()) {
+          throw t_.error(i, fmt::format("the planar engine cannot run its band of output rows {} "
+                                        "to {}{}: {}",
+                                        b.out_first, b.out_first + b.out_rows - 1,
+                                        columns_text(cols, c), why));
+        }
+        const uint32_t base = planar_group_base();
+        for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(s)) {
+          apb_write(base + w.offset, w.value);
+        }
+        ++planar_;
+        ++pl.tasks;
+        g_.tasks.push_back(std::move(task_));
       }
-      if (const std::string why = golden::planar_refusal(t_.d.planar, s); !why.empty()) {
-        throw t_.error(i, fmt::format("the planar engine cannot run its band of output rows {} "
-                                      "to {}: {}",
-                                      b.out_first, b.out_first + b.out_rows - 1, why));
-      }
-      const uint32_t base = planar_group_base();
-      for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(s)) {
-        apb_write(base + w.offset, w.value);
-      }
-      ++planar_;
-      ++pl.tasks;
-      g_.tasks.push_back(std::move(task_));
     }
   }
 

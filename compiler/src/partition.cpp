@@ -131,7 +131,7 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
         z->regs.out_row_stride = low.regs.out_row_stride;
         const uint64_t blocks = (tile.kk + tiles - 1) / tiles;
         const uint64_t steps = z->weight_rows.size();
-        if (golden::agu_refusal(t.d.seq.agu, z->regs).empty() &&
+        if (t.neural_refusal(z->regs).empty() &&
             golden::zs_pixel_cycles(z->dense_rows, steps) < blocks * low.dense_rows) {
           z->out_shape = low.out_shape;
           low = std::move(*z);
@@ -139,7 +139,7 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
         }
       }
     }
-    if (const std::string why = golden::agu_refusal(t.d.seq.agu, low.regs); !why.empty()) {
+    if (const std::string why = t.neural_refusal(low.regs); !why.empty()) {
       throw t.error(i, fmt::format("the sequencer cannot run it: {}{}", why,
                                    fc ? " (fc reads its input as one vector of H x W x "
                                         "ceil(C/L) words)"
@@ -161,7 +161,15 @@ void partition(const Target& t, Graph& g) {
   for (Node& node : g.nodes) {
     if (node.info->neural) {
       neural(t, g, node, used);
-    } else if (t.tasks && !t.dma_weights && !node.gains.empty()) {
+      continue;
+    }
+    // A planar layer is one task (or its bands' and tiles'), its limits checked in layer
+    // order with the neural layers'.
+    if (const std::string why = t.planar_refusal(node.task); !why.empty()) {
+      throw t.error(node.layer, fmt::format("the planar engine cannot run it: {}", why));
+    }
+    node.mapping_bound = golden::planar_beats(t.d.planar, node.task);
+    if (t.tasks && !t.dma_weights && !node.gains.empty()) {
       const golden::net::Layer& l = t.n.layers[node.layer];
       if (g.gain_layer) {
         throw CompileError(

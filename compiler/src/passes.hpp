@@ -7,12 +7,13 @@
 namespace npugen::compiler {
 
 /// Every layer against its operation's rule and the design's engines: inputs, weights,
-/// VQ tables, planar tasks, declared output shapes; the input packing; tensor shapes and
-/// last readers.
+/// VQ tables, the planar engine's operations, declared output shapes; the input packing;
+/// tensor shapes and last readers.
 Graph legalize(const Target& t);
 
-/// Neural layers in tiles of output channels that fit the weight store and the post table,
-/// each lowered (dense, or zero-skipping when that is faster); the planar gain table.
+/// In layer order: neural layers in tiles of output channels that fit the weight store and
+/// the post table, each lowered (dense, or zero-skipping when that is faster) and checked
+/// against the address generator; planar tasks against the planar engine; the gain table.
 void partition(const Target& t, Graph& g);
 
 /// Tensors in the activation buffers or system memory, row bands and their staging areas,

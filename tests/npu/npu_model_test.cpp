@@ -1176,3 +1176,35 @@ TEST_CASE("row bands: tensors above a buffer stay in system memory, bit-exact", 
           "agu.act_words)");
   }
 }
+
+TEST_CASE("layers above the engines' height and width run in bands and tiles of columns",
+          "[npu][bands]") {
+  // Registers of 11 rows and 9 columns (both engines) under inputs up to 28 x 26: the layers
+  // run as bands of rows, each band as tiles of columns, in the buffers or in system memory
+  // (the small buffers of the second design); equal to the plain reference, layer by layer.
+  std::mt19937_64 rng(23);
+  for (const bool small : {false, true}) {
+    NpuDesign d = small ? npu_design(3, 5, 1, 600, 2048) : npu_design(8, 8, 4, 4096, 2048);
+    d.seq.agu.max_height = d.planar.max_height = 11;
+    d.seq.agu.max_width = d.planar.max_width = 9;
+    for (int i = 0; i < 12; ++i) {
+      NetBuilder b(rng, draw(rng, 12, 28), draw(rng, 10, 26), draw(rng, 1, 9));
+      const int k = draw(rng, 1, 3), s = draw(rng, 1, 2), p = draw(rng, 0, k - 1);
+      const size_t c1 = b.conv(draw(rng, 2, 10), k, k, s, {p, draw(rng, 0, k - 1), p, 0});
+      const int c = b.shape(c1).c;
+      const size_t c2 = b.conv(c, 3, 3, 1, {1, 1, 1, 1});
+      if (!small) b.from(c1).add(c2);  // (an add's second input in memory is refused)
+      b.pool(rng() % 2 == 0 ? net::Op::kMaxPool : net::Op::kAvgPool, draw(rng, 2, 3),
+             draw(rng, 1, 2), {draw(rng, 0, 1), 0, draw(rng, 0, 1), draw(rng, 0, 1)});
+      b.activation();
+      const net::Network& n = b.network();
+      const Program p0 = compile_network(d, n, 2);
+      INFO("design " << (small ? "3x5, 600-word buffers" : "8x8") << ", network " << i << ": "
+                     << n.input.h << "x" << n.input.w << "x" << n.input.c);
+      uint64_t tasks = 0;
+      for (const ProgramLayer& l : p0.layers) tasks += l.tasks;
+      CHECK(tasks > p0.layers.size());  // some layer in bands or tiles
+      check_network(d, n, random_input(rng, n, 2));
+    }
+  }
+}
