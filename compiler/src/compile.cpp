@@ -1,6 +1,8 @@
 // compile_network (compile.hpp): the passes in order, and the retry with weights by the DMA.
 #include "npugen/compiler/compile.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "passes.hpp"
@@ -36,10 +38,13 @@ std::string Target::band_hint() const {
 
 namespace {
 
-std::string beyond_hint(bool tasks, bool beyond) {
-  return !tasks && beyond ? "; with the task unit (--sequencing tasks) it would run in bands of "
-                            "rows and tiles of columns"
-                          : "";
+std::string beyond_hint(bool tasks, bool beyond,
+                        const char* how =
+                            "bands of rows and tiles "
+                            "of columns") {
+  return !tasks && beyond
+             ? fmt::format("; with the task unit (--sequencing tasks) it would run in {}", how)
+             : std::string();
 }
 
 }  // namespace
@@ -55,9 +60,12 @@ std::string Target::neural_refusal(golden::AguLayer r) const {
 std::string Target::planar_refusal(golden::PlanarTask t) const {
   const golden::PlanarParams& p = d.planar;
   const bool over = t.height > p.max_height || t.width > p.max_width;
+  const bool deep = t.channels > p.max_channels && sliced_by_channels(t.op, t.axis);
   if (tasks) t.height = std::min(t.height, p.max_height), t.width = std::min(t.width, p.max_width);
+  if (tasks && deep) t.channels = p.max_channels;
   const std::string why = golden::planar_refusal(p, t);
-  return why.empty() ? why : why + beyond_hint(tasks, over);
+  if (why.empty()) return why;
+  return why + (over ? beyond_hint(tasks, over) : beyond_hint(tasks, deep, "slices of channels"));
 }
 
 namespace {

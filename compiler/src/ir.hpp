@@ -54,13 +54,22 @@ struct Target {
   /// generator's height and width is checked as its largest band and tile (lower checks
   /// each); sequenced by the host, such a layer is refused, naming the task unit.
   [[nodiscard]] std::string neural_refusal(golden::AguLayer r) const;
-  /// The same for the planar engine's task `p`.
+  /// The same for the planar engine's task `p`, whose channels above `planar.max_channels`
+  /// run in slices of channels when its operation allows (sliced_by_channels).
   [[nodiscard]] std::string planar_refusal(golden::PlanarTask p) const;
   /// Buffer `buf`'s word `base` as the planar engine and the task regions address it.
   [[nodiscard]] uint64_t planar_address(unsigned buf, uint64_t base) const {
     return buf * d.act_words() + base;
   }
 };
+
+/// Whether a planar operation runs on a slice of its channels as on the whole (pools, add,
+/// the clamp, reductions over H x W; not a reduction over the channels, nor gain_bias, whose
+/// gain table holds the layer's channels).
+constexpr bool sliced_by_channels(golden::PlanarOp op, golden::PlanarAxis axis) {
+  return op != golden::PlanarOp::kGainBias &&
+         !(golden::is_reduce(op) && axis == golden::PlanarAxis::kChannels);
+}
 
 /// A staging area of a banded layer: where a band's input rows are loaded, or its output rows
 /// written before they are stored.

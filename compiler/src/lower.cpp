@@ -320,6 +320,33 @@ class Lowering {
   static std::vector<RowBand> column_tiles(const BandPlan& plan, const BandGeometry& geo) {
     return plan.cols == 0 ? std::vector<RowBand>{} : row_bands(geo, plan.cols, 1);
   }
+  // A planar task's slices of channels (first channel, channels), each from a word: one, the
+  // whole task, when its channels fit planar.max_channels.
+  [[nodiscard]] std::vector<std::pair<unsigned, unsigned>> channel_slices(
+      size_t i, const golden::PlanarTask& t) const {
+    const unsigned most = t_.d.planar.max_channels, lanes = t_.d.lanes();
+    if (t.channels <= most || !sliced_by_channels(t.op, t.axis)) return {{0U, t.channels}};
+    const unsigned cap = most / lanes * lanes;
+    if (cap == 0) {
+      throw t_.error(i, fmt::format("its {} channels are above the planar engine's {} "
+                                    "(planar.max_channels), below one word of {} lanes a slice",
+                                    t.channels, most, lanes));
+    }
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (unsigned c0 = 0; c0 < t.channels; c0 += cap) {
+      out.emplace_back(c0, std::min(cap, t.channels - c0));
+    }
+    return out;
+  }
+  // Task `s` (of the whole channels) narrowed to a slice: its channels and its bases moved to
+  // the slice's first word (the pixel strides stay the tensors').
+  void narrow(golden::PlanarTask& s, const std::pair<unsigned, unsigned>& slice, bool add) const {
+    if (slice.first == 0 && slice.second == s.channels) return;
+    const uint64_t word = slice.first / t_.d.lanes();
+    s.channels = slice.second;
+    s.a_base += word, s.out_base += word;
+    if (add) s.b_base += word;
+  }
   static std::string columns_text(const std::vector<RowBand>& cols, size_t c) {
     return cols.empty() ? std::string()
                         : fmt::format(", columns {} to {}", cols[c].out_first,
@@ -347,10 +374,12 @@ class Lowering {
                      pool ? static_cast<int>(t.stride_x) : 1,
                      pool ? static_cast<int>(t.pad_left) : 0, static_cast<int>(t.out_width())});
     const size_t n = std::max<size_t>(cols.size(), 1);
+    const auto slices = channel_slices(i, t);
     for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
-      for (size_t c = 0; c < n; ++c) {
+      for (size_t c = 0; c < n * slices.size(); ++c) {
+        const auto& slice = slices[c % slices.size()];
         auto at = band_task(i, b, plan, x, out, geo, t.in_row_stride, t.out_row_stride, true,
-                            c == 0, c + 1 == n);
+                            c == 0, c + 1 == n * slices.size());
         golden::PlanarTask s = t;
         s.batch = 1;
         s.height = static_cast<unsigned>(b.in_rows);
@@ -358,7 +387,7 @@ class Lowering {
         s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
         uint64_t col_in = 0;  // the tile's first input column's word in a row
         if (!cols.empty()) {
-          const RowBand& col = cols[c];
+          const RowBand& col = cols[c / slices.size()];
           s.width = static_cast<unsigned>(col.in_rows);
           s.pad_left = static_cast<unsigned>(col.pad_top);
           s.pad_right = static_cast<unsigned>(col.pad_bottom);
@@ -376,11 +405,12 @@ class Lowering {
           task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
           s.b_base = t_.planar_address(y->buf, y->base + from + col_in);
         }
+        narrow(s, slice, y.has_value());
         if (const std::string why = golden::planar_refusal(t_.d.planar, s); !why.empty()) {
           throw t_.error(i, fmt::format("the planar engine cannot run its band of output rows {} "
                                         "to {}{}: {}",
                                         b.out_first, b.out_first + b.out_rows - 1,
-                                        columns_text(cols, c), why));
+                                        columns_text(cols, c / slices.size()), why));
         }
         const uint32_t base = planar_group_base();
         for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(s)) {
@@ -514,17 +544,25 @@ class Lowering {
     if (node.banded) {
       planar_bands(node, add ? std::optional<ProgramTensor>(y) : std::nullopt, t, pl);
     } else {
-      task_ = LayerTask{};
-      task_.op = node.info->task;
-      region(0, x);
-      if (add) region(2, y);
-      region(4, out);
-      const uint32_t base = planar_group_base();
-      for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(t)) {
-        apb_write(base + w.offset, w.value);
+      // One task, or one a slice of its channels (each reads and writes its words of every
+      // pixel; the regions are the tensors').
+      const auto slices = channel_slices(i, t);
+      for (size_t s = 0; s < slices.size(); ++s) {
+        task_ = LayerTask{};
+        task_.op = node.info->task;
+        region(0, x);
+        if (add) region(2, y);
+        region(4, out);
+        golden::PlanarTask part = t;
+        narrow(part, slices[s], add);
+        const uint32_t base = planar_group_base();
+        for (const golden::planar_csr::Write& w : golden::planar_csr::task_writes(part)) {
+          apb_write(base + w.offset, w.value);
+        }
+        ++planar_;
+        if (t_.tasks) single_task(i, x, l.inputs[0], s + 1 == slices.size());
       }
-      ++planar_;
-      if (t_.tasks) single_task(i, x, l.inputs[0]);
+      pl.tasks = slices.size();
     }
     wait_and_mark(ProgramStep::Kind::kWaitPlanarDone, planar_, i);
     finish(node, pl);

@@ -54,11 +54,34 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
     return used.weight_rows + rows_of(f) <= t.d.seq.agu.weight_rows &&
            used.param_groups + groups_of(f) <= t.d.seq.post.groups();
   };
-  uint64_t tile_filters = k;
-  if (!fits(k)) {
-    const uint64_t step = std::lcm<uint64_t>(lanes, tiles);
+  // A tile of output channels is a multiple of lcm(L, T) filters (its outputs start at a word,
+  // its weights at a filter block). Above the address generator's FILTERS maximum
+  // (agu.max_channels) the layer runs in tiles of at most that many.
+  const uint64_t step = std::lcm<uint64_t>(lanes, tiles);
+  uint64_t cap = k;
+  if (k > t.d.seq.agu.max_channels) {
+    cap = t.d.seq.agu.max_channels / step * step;
+    if (cap == 0) {
+      throw t.error(i, fmt::format("{} filters are above the address generator's {} "
+                                   "(agu.max_channels), and a tile of output channels is a "
+                                   "multiple of {} filters (lcm of the lanes and the tiles)",
+                                   k, t.d.seq.agu.max_channels, step));
+    }
+  }
+  // Every tile of `f` filters at once (the host writes every layer's before the task unit
+  // starts).
+  auto fits_layer = [&](uint64_t f) {
+    uint64_t rows = 0, groups = 0;
+    for (uint64_t k0 = 0; k0 < k; k0 += f) {
+      rows += rows_of(std::min(f, k - k0)), groups += groups_of(std::min(f, k - k0));
+    }
+    return used.weight_rows + rows <= t.d.seq.agu.weight_rows &&
+           used.param_groups + groups <= t.d.seq.post.groups();
+  };
+  uint64_t tile_filters = cap;
+  if (each ? !fits(cap) : !fits_layer(cap)) {
     tile_filters = 0;
-    while (each && tile_filters + step < k && fits(tile_filters + step)) tile_filters += step;
+    while (each && tile_filters + step < cap && fits(tile_filters + step)) tile_filters += step;
     if (tile_filters == 0) {
       const bool rows = used.weight_rows + rows_of(k) > t.d.seq.agu.weight_rows;
       const std::string what =

@@ -1208,3 +1208,69 @@ TEST_CASE("layers above the engines' height and width run in bands and tiles of 
     }
   }
 }
+
+TEST_CASE("a layer of more filters than the address generator's runs in tiles of output channels",
+          "[npu][tiles]") {
+  std::mt19937_64 rng(29);
+  NpuDesign d = npu_design(8, 8, 4, 4096, 4096);
+  d.seq.agu.max_channels = 44;  // tiles of 40 filters (multiples of lcm(L, T) = 8)
+  // (Their inputs within the maximum: a longer reduction is not split.)
+  NetBuilder conv(rng, 6, 5, 8);
+  conv.conv(16, 1, 1, 1, {0, 0, 0, 0});
+  conv.conv(100, 3, 3, 1, {1, 1, 1, 1});
+  NetBuilder fc(rng, 1, 1, 40);
+  fc.fc(90);
+  for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+    for (const net::Network* n : {&conv.network(), &fc.network()}) {
+      const Program p = compile_network(d, *n, 2, {.sequencing = how});
+      CHECK(p.layers.back().tasks == (how == Sequencing::kTasks ? 3U : 1U));
+      check_network(d, *n, random_input(rng, *n, 2), how);
+    }
+  }
+  d.seq.agu.max_channels = 7;  // below one tile
+  NetBuilder small(rng, 4, 4, 4);
+  small.conv(6, 1, 1, 1, {0, 0, 0, 0});
+  small.conv(9, 1, 1, 1, {0, 0, 0, 0});
+  int layer = -2;
+  CHECK(compile_error(d, small.network(), 1, &layer) ==
+        "layer conv1: 9 filters are above the address generator's 7 (agu.max_channels), and a "
+        "tile of output channels is a multiple of 8 filters (lcm of the lanes and the tiles)");
+  CHECK(layer == 1);
+}
+
+TEST_CASE("a planar layer of more channels than the planar engine's runs in slices of channels",
+          "[npu][slices]") {
+  std::mt19937_64 rng(31);
+  NpuDesign d = npu_design(8, 8, 4, 4096, 2048);
+  d.planar.max_channels = 20;  // slices of 16 channels (whole words)
+  NetBuilder b(rng, 7, 6, 44);
+  const size_t pool = b.pool(net::Op::kMaxPool, 2, 1, {0, 1, 1, 0});
+  const size_t avg = b.pool(net::Op::kAvgPool, 3, 1, {1, 1, 1, 1});
+  b.from(pool).add(avg);
+  b.activation();
+  b.reduce(net::Op::kReduceSum, reference::ReduceAxis::kSpatial);
+  const Program p = compile_network(d, b.network(), 2);
+  for (const ProgramLayer& l : p.layers) CHECK(l.tasks == 3);  // 16 + 16 + 12 channels
+  check_network(d, b.network(), random_input(rng, b.network(), 2));
+  // Tall too: bands of rows, each in slices.
+  d.planar.max_height = 5;
+  NetBuilder t(rng, 9, 6, 44);
+  t.pool(net::Op::kAvgPool, 3, 1, {1, 1, 1, 1});
+  t.activation();
+  const Program tall = compile_network(d, t.network(), 1);
+  CHECK(tall.layers[0].tasks > 3);
+  check_network(d, t.network(), random_input(rng, t.network(), 1));
+  // Sequenced by the host, refused with the way out; a reduction over the channels, refused.
+  int layer = -2;
+  CHECK(compile_error(d, t.network(), 1, &layer, {.sequencing = Sequencing::kHost})
+            .ends_with("with the task unit (--sequencing tasks) it would run in bands of rows "
+                       "and tiles of columns"));
+  d.planar.max_height = 32;
+  CHECK(compile_error(d, b.network(), 1, &layer, {.sequencing = Sequencing::kHost}) ==
+        "layer max0: the planar engine cannot run it: channels 44 is outside 1 to 20; with the "
+        "task unit (--sequencing tasks) it would run in slices of channels");
+  NetBuilder c(rng, 3, 3, 44);
+  c.reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);
+  CHECK(compile_error(d, c.network(), 1, &layer) ==
+        "layer rmax0: the planar engine cannot run it: channels 44 is outside 1 to 20");
+}

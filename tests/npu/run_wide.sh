@@ -7,7 +7,8 @@
 #         bands load their rows, each band three tiles of columns
 #   conv2 (3x3 same), add (48 x 80 x 8, its output in memory), pool (2x2 max, 48 x 80 in a
 #         buffer), conv3 (3x3 stride 2 over 24 x 40), pool2, pool3 (2x2 average), fc (10)
-# and a second network held in the buffers (a 40 x 36 x 8 input, conv 3x3, a 3x3 average
+# a third of 300 channels on the planar engine's 256 (pools, add, clamp, a sum over H x W, each
+# in two slices of channels), and a second network held in the buffers (a 40 x 36 x 8 input, conv 3x3, a 3x3 average
 # pool with padding), run with --host-io (the task unit, no DMA: bands need no memory), two
 # images. Both bit-exact against the golden model and the reference interpreter; their
 # cycles against a design whose registers take every layer whole (the cost of the tiles).
@@ -50,6 +51,16 @@ open(f"{d}/net.yaml", "w").write(
     "  - {name: pool2, op: max_pool, kernel: 2, stride: 2, padding: valid}\n"
     "  - {name: pool3, op: avg_pool, kernel: 2, stride: 2, padding: valid}\n"
     f"  - {{name: fc, op: fc, channels: 10, weights: fc_w.npy, bias: fc_b.npy, {out}}}\n")
+np.save(f"{d}/x3.npy", rng.integers(-128, 128, size=(2, 6, 6, 300), dtype=np.int8))
+open(f"{d}/net3.yaml", "w").write(
+    "input: {height: 6, width: 6, channels: 300, zero_point: 3}\n"
+    "layers:\n"
+    "  - {name: pool, op: max_pool, kernel: 2, stride: 1, padding: [0, 1, 0, 1]}\n"
+    "  - {name: avg, op: avg_pool, kernel: 3, stride: 1, padding: same}\n"
+    "  - {name: add, op: add, inputs: [pool, avg]}\n"
+    "  - {name: relu, op: activation, activation: relu}\n"
+    "  - {name: sum, op: reduce, function: sum, axis: spatial,\n"
+    "     output: {multiplier: 1518500250, shift: -5, zero_point: -5}}\n")
 open(f"{d}/net2.yaml", "w").write(
     "input: {height: 40, width: 36, channels: 8, zero_point: 3}\n"
     "layers:\n"
@@ -65,6 +76,18 @@ grep -q "every layer equals the golden model and the reference interpreter" "$wo
   --out "$work.out2" --host-io > "$work.log2" || fail "the in-buffer run failed: $(tail -5 "$work.log2")"
 grep -q "every layer equals the golden model and the reference interpreter" "$work.log2" ||
   fail "no bit-exact line (in buffers): $(tail -5 "$work.log2")"
+# 300 channels on the planar engine's 256: every layer in two slices of channels.
+"$npugen" run "$config" --network "$work/net3.yaml" --input "$work/x3.npy" --design "$design" \
+  --out "$work.out3" > "$work.log3" || fail "the sliced run failed: $(tail -5 "$work.log3")"
+grep -q "every layer equals the golden model and the reference interpreter" "$work.log3" ||
+  fail "no bit-exact line (slices): $(tail -5 "$work.log3")"
+"$npugen" compile "$config" --network "$work/net3.yaml" --out "$work/net3.sliced" > /dev/null ||
+  fail "the sliced compile failed"
+python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert all(l["tasks"] == 2 for l in r["layers"]), [l["tasks"] for l in r["layers"]]' \
+  "$work/net3.sliced/report.json" || fail "net3's layers are not two slices each"
+echo "net3: 300 channels in slices of 256 and 44 on the planar engine, bit-exact"
 # The same networks on a design whose registers take every layer whole.
 sed -e 's/^  max_height: 32$/  max_height: 96/' -e 's/^  max_width: 32$/  max_width: 96/' \
   "$config" > "$work/whole.yaml"
