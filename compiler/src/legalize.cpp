@@ -16,8 +16,8 @@ using golden::net::Layer;
 using golden::net::Shape;
 
 // The input written im2col'd for its one reader (golden::InputPacking) when that is a
-// convolution that then reads fewer rows a pixel, and the packed input fits buffer A and the
-// sequencer's channels.
+// convolution that then reads fewer rows a pixel, and the packed input fits the sequencer's
+// channels and buffer A (or, with row bands, system memory).
 void pack_input_for_reader(const Target& t, Graph& g) {
   if (!t.pack || !g.input_reader) return;
   const Layer& l = t.n.layers[*g.input_reader];
@@ -31,7 +31,10 @@ void pack_input_for_reader(const Target& t, Graph& g) {
   const uint64_t packed_rows = (channels + lanes - 1) / lanes;
   const uint64_t words = static_cast<uint64_t>(t.batch) * static_cast<uint64_t>(l.out.h) *
                          static_cast<uint64_t>(l.out.w) * packed_rows;
-  if (packed_rows >= rows || words > t.d.act_words() || channels > t.d.seq.agu.max_channels) {
+  // Above buffer A, with row bands, the packed input stays in system memory and its reader
+  // loads it band by band, as any input above the buffer.
+  if (packed_rows >= rows || (words > t.d.act_words() && !t.bands) ||
+      channels > t.d.seq.agu.max_channels) {
     return;
   }
   golden::InputPacking& k = g.packing;

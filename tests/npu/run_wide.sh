@@ -7,7 +7,8 @@
 #         bands load their rows, each band three tiles of columns
 #   conv2 (3x3 same), add (48 x 80 x 8, its output in memory), pool (2x2 max, 48 x 80 in a
 #         buffer), conv3 (3x3 stride 2 over 24 x 40), pool2, pool3 (2x2 average), fc (10)
-# a third of 300 channels on the planar engine's 256 (pools, add, clamp, a sum over H x W, each
+# a 64 x 64 x 3 input packed for its first conv and kept in system memory (its 16,384 words
+# above buffer A), a third of 300 channels on the planar engine's 256 (pools, add, clamp, a sum over H x W, each
 # in two slices of channels), and a second network held in the buffers (a 40 x 36 x 8 input, conv 3x3, a 3x3 average
 # pool with padding), run with --host-io (the task unit, no DMA: bands need no memory), two
 # images. Both bit-exact against the golden model and the reference interpreter; their
@@ -61,6 +62,15 @@ open(f"{d}/net3.yaml", "w").write(
     "  - {name: relu, op: activation, activation: relu}\n"
     "  - {name: sum, op: reduce, function: sum, axis: spatial,\n"
     "     output: {multiplier: 1518500250, shift: -5, zero_point: -5}}\n")
+np.save(f"{d}/s_w.npy", rng.integers(-6, 7, size=(16, 3, 3, 3), dtype=np.int8))
+np.save(f"{d}/s_b.npy", rng.integers(-2000, 2001, size=(16,), dtype=np.int32))
+np.save(f"{d}/x4.npy", rng.integers(-128, 128, size=(1, 64, 64, 3), dtype=np.int8))
+open(f"{d}/net4.yaml", "w").write(
+    "input: {height: 64, width: 64, channels: 3, zero_point: 3}\n"
+    "layers:\n"
+    f"  - {{name: stem, op: conv, kernel: 3, padding: same, channels: 16, weights: s_w.npy,\n"
+    f"     bias: s_b.npy, {out}, activation: relu}}\n"
+    "  - {name: pool, op: max_pool, kernel: 2, stride: 2, padding: valid}\n")
 open(f"{d}/net2.yaml", "w").write(
     "input: {height: 40, width: 36, channels: 8, zero_point: 3}\n"
     "layers:\n"
@@ -88,6 +98,24 @@ r = json.load(open(sys.argv[1]))
 assert all(l["tasks"] == 2 for l in r["layers"]), [l["tasks"] for l in r["layers"]]' \
   "$work/net3.sliced/report.json" || fail "net3's layers are not two slices each"
 echo "net3: 300 channels in slices of 256 and 44 on the planar engine, bit-exact"
+# A 64 x 64 x 3 input packed for its 3x3 reader (27 channels, 4 words a pixel: 16,384 words)
+# stays in system memory, its reader in bands that load it.
+"$npugen" run "$config" --network "$work/net4.yaml" --input "$work/x4.npy" --design "$design" \
+  --out "$work.out4" > "$work.log4" || fail "the packed run failed: $(tail -5 "$work.log4")"
+grep -q "every layer equals the golden model and the reference interpreter" "$work.log4" ||
+  fail "no bit-exact line (packed input in memory): $(tail -5 "$work.log4")"
+for packing in "" --no-input-packing; do
+  "$npugen" compile "$config" --network "$work/net4.yaml" --out "$work/net4$packing" $packing \
+    > /dev/null || fail "the compile of net4 $packing failed"
+done
+python3 -c 'import json, sys
+p, n = (json.load(open(f + "/report.json")) for f in sys.argv[1:3])
+assert p["input"]["packed"] and p["input"]["buffer"] == "memory", p["input"]
+assert not n["input"]["packed"], n["input"]
+cp, cn = (sum(l["expected_cycles"] for l in r["layers"]) for r in (p, n))
+assert cp < cn, (cp, cn)
+print(f"net4: the packed input in memory: {cp:,} cycles against {cn:,} unpacked ({cn / cp:.2f}x)")' \
+  "$work/net4" "$work/net4--no-input-packing" || fail "the packed input's figures are wrong"
 # The same networks on a design whose registers take every layer whole.
 sed -e 's/^  max_height: 32$/  max_height: 96/' -e 's/^  max_width: 32$/  max_width: 96/' \
   "$config" > "$work/whole.yaml"
