@@ -248,11 +248,6 @@ class Allocator {
                                  "not run in bands of rows or tiles of columns",
                                  t.height, t.width, pp.max_height, pp.max_width));
       }
-      if (add && g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]].mem) {
-        throw t_.error(i,
-                       "its second input is in system memory (it does not fit a buffer): the "
-                       "DMA loads a band's first input only");
-      }
       const bool pool = node.info->windowed;
       const BandGeometry geo{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
                              pool ? static_cast<int>(t.stride_y) : 1,
@@ -262,8 +257,9 @@ class Allocator {
                               pool ? static_cast<int>(t.stride_x) : 1,
                               pool ? static_cast<int>(t.pad_left) : 0,
                               static_cast<int>(t.out_width())};
-      node.plan =
-          plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false, pp.max_height);
+      const ProgramTensor& y = g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
+      node.plan = plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false,
+                             pp.max_height, add && y.mem ? &y : nullptr);
       node.plan.cols = column_tiles(i, cols, pp.max_width, "planar.max_width");
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
@@ -292,7 +288,7 @@ class Allocator {
   // buffer and writes the other).
   BandPlan plan_bands(size_t i, const ProgramTensor& x, const ProgramTensor& out,
                       const BandGeometry& geo, uint64_t in_row_words, uint64_t out_row_words,
-                      bool neural, unsigned max_rows) {
+                      bool neural, unsigned max_rows, const ProgramTensor* y = nullptr) {
     // The most output rows whose input rows the engine's height register takes.
     int engine_rows = 0;
     while (engine_rows < geo.out_height &&
@@ -320,17 +316,31 @@ class Allocator {
             if (!at) return std::nullopt;
             p.in = Staging{bin, *at, win};
             p.out = Staging{bout, *at + win, wout};
-            return p;
+          } else {
+            if (x.mem) {
+              const auto at = buffers_.fit(bin, win);
+              if (!at) return std::nullopt;
+              p.in = Staging{bin, *at, win};
+            }
+            if (out.mem) {
+              const auto at = buffers_.fit(bout, wout);
+              if (!at) return std::nullopt;
+              p.out = Staging{bout, *at, wout};
+            }
           }
-          if (x.mem) {
-            const auto at = buffers_.fit(bin, win);
-            if (!at) return std::nullopt;
-            p.in = Staging{bin, *at, win};
-          }
-          if (out.mem) {
-            const auto at = buffers_.fit(bout, wout);
-            if (!at) return std::nullopt;
-            p.out = Staging{bout, *at, wout};
+          if (y != nullptr) {  // an add's second input in memory: its rows beside the others
+            Buffers trial = buffers_;
+            for (const auto& a : {p.in, p.out}) {
+              if (a) trial.take(a->buf, a->base, a->words);
+            }
+            const uint64_t wy = band_input_rows(geo, rows) * in_row_words;
+            for (const unsigned b : {1U - bin, bin}) {
+              if (const auto at = trial.fit(b, wy)) {
+                p.in2 = Staging{b, *at, wy};
+                break;
+              }
+            }
+            if (!p.in2) return std::nullopt;
           }
           return p;
         };
@@ -362,10 +372,10 @@ class Allocator {
     // The areas are the layer's while its bands run, then free for the layers after it (the
     // task unit orders a later writer of those words after the bands); next fit resumes after
     // them.
-    for (const auto& a : {best.in, best.out}) {
+    for (const auto& a : {best.in, best.out, best.in2}) {
       if (a) buffers_.take(a->buf, a->base, a->words);
     }
-    for (const auto& a : {best.in, best.out}) {
+    for (const auto& a : {best.in, best.out, best.in2}) {
       if (a) buffers_.free(a->buf, a->base);
     }
     return best;

@@ -78,10 +78,19 @@ golden::Program run(const Target& t) {
   return encode(t, g);
 }
 
-}  // namespace
+// Whether the input is packed for its reader and kept in system memory.
+bool packs_into_memory(const Target& t) {
+  try {
+    const Graph g = legalize(t);
+    return g.packing.on && g.tensors[0].words(t.d.lanes()) > t.d.act_words();
+  } catch (const CompileError&) {
+    return false;
+  }
+}
 
-golden::Program compile_network(const golden::NpuDesign& d, const golden::net::Network& network,
-                                int batch, const CompileOptions& options) {
+// With the options as given, or with weights by the DMA when the tables are full.
+golden::Program compile_as(const golden::NpuDesign& d, const golden::net::Network& network,
+                           int batch, const CompileOptions& options) {
   try {
     return run(Target(d, network, batch, options));
   } catch (const CompileError& e) {
@@ -91,6 +100,23 @@ golden::Program compile_network(const golden::NpuDesign& d, const golden::net::N
     CompileOptions by_dma = options;
     by_dma.weights_by_dma = true;
     return run(Target(d, network, batch, by_dma));
+  }
+}
+
+}  // namespace
+
+golden::Program compile_network(const golden::NpuDesign& d, const golden::net::Network& network,
+                                int batch, const CompileOptions& options) {
+  try {
+    return compile_as(d, network, batch, options);
+  } catch (const CompileError&) {
+    // A packed input kept in system memory (above buffer A) is read in bands, and its rows,
+    // KH x KW x C channels a pixel, are wider than the input's: a band's staging area may be
+    // what does not fit. The input as it is, then (its refusal if that is refused too).
+    if (!options.pack_input || !packs_into_memory(Target(d, network, batch, options))) throw;
+    CompileOptions unpacked = options;
+    unpacked.pack_input = false;
+    return compile_as(d, network, batch, unpacked);
   }
 }
 

@@ -81,6 +81,7 @@ struct BandPlan {
   int rows = 0;  ///< output rows a band
   int cols = 0;  ///< output columns a tile of columns; 0: one tile, the layer's own width
   std::optional<Staging> in, out;
+  std::optional<Staging> in2;  ///< add: its second input's rows, when that is in memory
 };
 
 /// A neural layer's tile of output channels (the whole layer when its filters fit).

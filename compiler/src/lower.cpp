@@ -181,6 +181,20 @@ class Lowering {
     g_.tasks.push_back(std::move(task_));
   }
 
+  // A load-only task on layer i's engine: `words` buffer words from the data-area word `from`
+  // into staging area `area` (header bit 25, region 0, no engine writes: the command
+  // processor loads at the descriptor's end and is done). An add's bands load their second
+  // input's rows with it, before the band's task, which the engine runs after it.
+  void load_rows_of(size_t i, const Staging& area, uint64_t from, uint64_t words) {
+    LayerTask l;
+    l.op = op_info(t_.n.layers[i].op).task;
+    l.layer = i;
+    l.region[0] = t_.planar_address(area.buf, area.base);
+    l.region[1] = words;
+    l.load = from;
+    g_.tasks.push_back(std::move(l));
+  }
+
   // Before the bands that load tensor x into `in`: a task with no engine writes (its engine
   // is done at once) whose output region is the staging area, so that it waits for older
   // tasks that still read or write those words, and whose input region is the staging area
@@ -366,7 +380,10 @@ class Lowering {
                            pool ? static_cast<int>(t.pad_top) : 0,
                            static_cast<int>(t.out_height())};
     const BandPlan& plan = node.plan;
-    if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
+    const std::vector<size_t>& inputs = t_.n.layers[i].inputs;
+    if (plan.in) claim(i, inputs[0], *plan.in);
+    if (plan.in2) claim(i, inputs.size() > 1 ? inputs[1] : inputs[0], *plan.in2);
+    const uint64_t per = golden::dma_words_per_buffer_word(t_.d.lanes());
     pl.tasks = 0;
     const std::vector<RowBand> cols = column_tiles(
         plan,
@@ -401,9 +418,15 @@ class Lowering {
           const uint64_t from = (static_cast<uint64_t>(b.image) * static_cast<uint64_t>(y->h) +
                                  static_cast<uint64_t>(b.in_first)) *
                                 t.in_row_stride;
-          task_.region[2] = t_.planar_address(y->buf, y->base + from);
-          task_.region[3] = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
-          s.b_base = t_.planar_address(y->buf, y->base + from + col_in);
+          const uint64_t words = static_cast<uint64_t>(b.in_rows) * t.in_row_stride;
+          uint64_t at_y = t_.planar_address(y->buf, y->base + from);
+          if (plan.in2) {  // in memory: its rows in their staging area, loaded first (below)
+            at_y = t_.planar_address(plan.in2->buf, plan.in2->base);
+            if (c == 0) load_rows_of(i, *plan.in2, *y->mem + from * per, words);
+          }
+          task_.region[2] = at_y;
+          task_.region[3] = words;
+          s.b_base = at_y + col_in;
         }
         narrow(s, slice, y.has_value());
         if (const std::string why = golden::planar_refusal(t_.d.planar, s); !why.empty()) {

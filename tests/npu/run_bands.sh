@@ -15,7 +15,7 @@
 source "$(dirname "$0")/../scripts/common.sh"
 npugen=$1 config=$2 design=$3 python=$4
 work=$design.bands
-rm -rf "$work" "$work.out" "$work.refused"
+rm -rf "$work" "$work.out" "$work.refused" "$work.add.out"
 mkdir -p "$work"
 "$python" - "$work" <<'PY'
 import sys
@@ -87,3 +87,38 @@ expect_refusal "$work.refused" "$work.refused.log" \
   "$npugen" run "$config" --network "$work/net.yaml" --input "$work/x.npy" --design "$design" \
   --out "$work.refused" --sequencing host
 echo "sequenced by the host: refused at net.yaml:1"
+# An add of two tensors in memory (conv 3x3 and conv 1x1, 32 x 32 x 40: 5,120 words each): its
+# bands load the first input's rows with their descriptor and the second's with a load-only
+# task before each band (header bit 25, no engine write), bit-exact on the RTL.
+"$python" - "$work" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(13)
+for name, k in (("a1", 3), ("a2", 1)):
+    np.save(f"{d}/{name}_w.npy", rng.integers(-6, 7, size=(40, k, k, 40), dtype=np.int8))
+    np.save(f"{d}/{name}_b.npy", rng.integers(-2000, 2001, size=(40,), dtype=np.int32))
+np.save(f"{d}/x5.npy", rng.integers(-128, 128, size=(1, 32, 32, 40), dtype=np.int8))
+out = "output: {multiplier: 1518500250, shift: -9, zero_point: -5}"
+open(f"{d}/add.yaml", "w").write(
+    "input: {height: 32, width: 32, channels: 40, zero_point: 3}\n"
+    "layers:\n"
+    f"  - {{name: c1, op: conv, kernel: 3, padding: same, channels: 40, weights: a1_w.npy,\n"
+    f"     bias: a1_b.npy, {out}, activation: relu}}\n"
+    f"  - {{name: c2, op: conv, kernel: 1, channels: 40, weights: a2_w.npy, bias: a2_b.npy,\n"
+    f"     {out}}}\n"
+    "  - {name: add, op: add, inputs: [c1, c2]}\n"
+    "  - {name: pool, op: max_pool, kernel: 2, stride: 2, padding: valid}\n")
+PY
+"$npugen" run "$config" --network "$work/add.yaml" --input "$work/x5.npy" --design "$design" \
+  --out "$work.add.out" > "$work.add.log" || fail "the add's run failed: $(tail -5 "$work.add.log")"
+grep -q "every layer equals the golden model and the reference interpreter" "$work.add.log" ||
+  fail "no bit-exact line (add of two tensors in memory): $(tail -5 "$work.add.log")"
+"$npugen" compile "$config" --network "$work/add.yaml" --out "$work/add" > /dev/null ||
+  fail "the add's compile failed"
+python3 -c 'import json, sys
+r = {l["name"]: l for l in json.load(open(sys.argv[1]))["layers"]}
+assert r["c1"]["output"]["buffer"] == "memory" and r["c2"]["output"]["buffer"] == "memory", r
+assert r["add"]["tasks"] > 1, r["add"]' "$work/add/report.json" ||
+  fail "the add's inputs are not both in memory"
+echo "an add of two tensors in memory: bit-exact"

@@ -13,8 +13,9 @@ multiplier does, rounded to multiples of 8; `--size` is the input's height and w
   resnet18, resnet50   torchvision's: 7x7/2 stem, 3x3/2 max pool, basic or bottleneck blocks
                        (stride in the 3x3) with 1x1 projection shortcuts, GlobalAveragePool,
                        Flatten, Gemm to 1000; input 224
-  mlp                  a transformer-ish MLP on one flattened [3][size/4][size/4] patch:
-                       MatMul + Add to d = 768 x width, Relu, to 4d, Relu, back to d
+  mlp                  a transformer-ish MLP on a flattened input, [N][3 x (size/4)^2] (a
+                       ViT-B/16 patch at 64): MatMul + Add to d = 768 x width, Relu, to 4d,
+                       Relu, back to d
   mobilenetv2          torchvision's: inverted residuals, depthwise 3x3 (group = C), ReLU6 as
                        Clip(0, 6), the last 1x1 conv to 1280 x max(1, width); input 224
   squeezenet1_1        torchvision's: fire modules (squeeze 1x1, expand 1x1 and 3x3, Concat),
@@ -95,6 +96,11 @@ class Reader(CalibrationDataReader):
 T = namedtuple("T", "name c h w")  # a tensor being built: its name, shape ([N][c]: h, w None)
 
 
+def shape(t):
+    """A tensor's ONNX shape, the batch dynamic."""
+    return ["N", t.c] + ([t.h, t.w] if t.h else [])
+
+
 def divisible(v, divisor=8):
     """torchvision's _make_divisible: v rounded to a multiple of divisor, not below 90 % of v."""
     r = max(divisor, int(v + divisor / 2) // divisor * divisor)
@@ -105,7 +111,7 @@ class Net:
     """A float model being built with onnx.helper: its nodes, initializers, MACs and
     parameters; the weights drawn from rng (He-normal, the batch norm folded into them)."""
 
-    def __init__(self, rng, c, h, w):
+    def __init__(self, rng, c, h=None, w=None):
         self.rng, self.nodes, self.inits = rng, [], []
         self.macs = self.params = self.count = 0
         self.input = T("x", c, h, w)
@@ -212,9 +218,8 @@ class Net:
         x = self.input
         graph = helper.make_graph(
             self.nodes, "zoo",
-            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", x.c, x.h, x.w])],
-            [helper.make_tensor_value_info(n, TensorProto.FLOAT,
-                                           ["N", t.c] + ([t.h, t.w] if t.h else []))
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape(x))],
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, shape(t))
              for t, n in zip(outputs, names)],
             self.inits)
         m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -312,7 +317,7 @@ def yolov3_tiny(net, width):
 
 def mlp(net, width):
     d = divisible(768 * width)
-    t = net.matmul(net.flatten(net.input), d, act="relu")
+    t = net.matmul(net.input, d, act="relu")
     t = net.matmul(t, 4 * d, act="relu")
     return [net.matmul(t, d)]
 
@@ -338,9 +343,9 @@ def build(name, width, size, seed):
     builder, published = MODELS[name]
     size = size or published
     rng = np.random.default_rng([seed, zlib.crc32(name.encode())])
-    net = Net(rng, 3, size // 4, size // 4) if name == "mlp" else Net(rng, 3, size, size)
+    net = Net(rng, 3 * (size // 4) ** 2) if name == "mlp" else Net(rng, 3, size, size)
     model = net.model(builder(net, width))
-    return model, (net.input.c, net.input.h, net.input.w), net.macs, net.params, rng
+    return model, tuple(shape(net.input)[1:]), net.macs, net.params, rng
 
 
 def output_quant(model, index):
@@ -362,6 +367,7 @@ def output_quant(model, index):
 
 
 def first_line(proc):
+    """The first line of npugen's message, without its "FILE: error: " prefix."""
     lines = (proc.stderr.strip() or proc.stdout.strip() or "(no message)").splitlines()
     return lines[0].split("error: ", 1)[-1]
 
@@ -416,13 +422,15 @@ def run_format(a, name, fmt, d, float_path, cal, x, failures):
     sess = ort.InferenceSession(str(q_path), one_thread_options(),
                                 providers=["CPUExecutionProvider"])
     ys = sess.run(None, {"x": x})
-    ref, row["reference_s"] = npugen([a.npugen, "reference", "--onnx", str(q_path), "--input",
-                                      str(d / "input.npy"), "--out", str(d / f"{fmt}_ref")],
-                                     failures, f"{name} {fmt}")
-    row["reference_s"] = round(row["reference_s"], 2)
+    ref, seconds = npugen([a.npugen, "reference", "--onnx", str(q_path), "--input",
+                           str(d / "input.npy"), "--out", str(d / f"{fmt}_ref")],
+                          failures, f"{name} {fmt}")
+    row["reference_s"] = round(seconds, 2)
     if ref.returncode != 0:
         row["imported"] = False
         row["message"] = first_line(ref)
+        if ref.returncode != 2:
+            row["message"] = f"npugen reference FAILED (exit {ref.returncode}): {row['message']}"
         return row
     row["imported"] = True
     if len(ys) > 1:
@@ -436,13 +444,15 @@ def run_format(a, name, fmt, d, float_path, cal, x, failures):
         row["cycles"] = int(report["expected_cycles"])
     else:
         row["compile_message"] = first_line(comp)
+        if comp.returncode != 2:
+            row["compile_message"] = f"FAILED (exit {comp.returncode}): {row['compile_message']}"
     return row
 
 
 def line(r):
     head = f"{r['model']:19}{r['format']:4} "
     if not r["imported"]:
-        return head + f"refused ({r['reference_s']:.2f} s): {r['message']}"
+        return head + f"not imported ({r['reference_s']:.2f} s): {r['message']}"
     if "max_lsb" in r:
         got = f"max {r['max_lsb']} LSB, {r['equal']:.2%} equal"
         if "top1" in r:
