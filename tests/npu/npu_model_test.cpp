@@ -862,7 +862,9 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     b.conv(4, 7, 7, 1, {3, 3, 3, 3});
     std::string m = compile_error(d, b.network(), 1, &layer, {.pack_input = false});
     CHECK(layer == 0);
-    CHECK(m == "layer conv0: the sequencer cannot run it: kernel height 7 is outside 1 to 5");
+    CHECK(m ==
+          "layer conv0: the sequencer cannot run it: kernel height 7 is outside 1 to 5 "
+          "(agu.max_kernel)");
     // Packed (its windows as channels, in system memory above buffer A), it runs as a 1 x 1.
     CHECK(compile_network(d, b.network(), 1).packing.on);
     NetBuilder c(rng, 9, 9, 3);
@@ -870,7 +872,9 @@ TEST_CASE("the compiler refuses what the design cannot run, naming the layer", "
     c.pool(net::Op::kMaxPool, 4, 2, {0, 0, 0, 0});
     m = compile_error(d, c.network(), 1, &layer);
     CHECK(layer == 1);
-    CHECK(m == "layer max1: the planar engine cannot run it: kernel height 4 is outside 1 to 3");
+    CHECK(m ==
+          "layer max1: the planar engine cannot run it: kernel height 4 is outside 1 to 3 "
+          "(planar.max_window)");
     NpuDesign no_avg = d;
     no_avg.planar.modes &= ~planar_op_bit(PlanarOp::kAvgPool);
     NetBuilder e(rng, 9, 9, 3);
@@ -1275,10 +1279,13 @@ TEST_CASE("a planar layer of more channels than the planar engine's runs in slic
                        "and tiles of columns"));
   d.planar.max_height = 32;
   CHECK(compile_error(d, b.network(), 1, &layer, {.sequencing = Sequencing::kHost}) ==
-        "layer max0: the planar engine cannot run it: channels 44 is outside 1 to 20; with the "
+        "layer max0: the planar engine cannot run it: channels 44 is outside 1 to 20 "
+        "(planar.max_channels); "
+        "with the "
         "task unit (--sequencing tasks) it would run in slices of channels");
   NetBuilder c(rng, 3, 3, 44);
   c.reduce(net::Op::kReduceMax, reference::ReduceAxis::kChannels);
   CHECK(compile_error(d, c.network(), 1, &layer) ==
-        "layer rmax0: the planar engine cannot run it: channels 44 is outside 1 to 20");
+        "layer rmax0: the planar engine cannot run it: channels 44 is outside 1 to 20 "
+        "(planar.max_channels)");
 }

@@ -153,7 +153,7 @@ for net, tiled_layers, whole_layers in (
           f"whole ({c_tiled / c_whole:.3f}x)")
 PY
 expect_refusal "$work.refused" "$work.refused.log" \
-  "net2.yaml:3: error: layer conv: the sequencer cannot run it: height 40 is outside 1 to 32" \
+  "net2.yaml:3: error: layer conv: the sequencer cannot run it: height 40 is outside 1 to 32 (agu.max_height)" \
   "with the task unit (--sequencing tasks) it would run in bands of rows and tiles of columns" -- \
   "$npugen" run "$config" --network "$work/net2.yaml" --input "$work/x2.npy" --design "$design" \
   --out "$work.refused" --sequencing host

@@ -239,10 +239,14 @@ TEST_CASE("each planar refusal rule refuses", "[planar]") {
         "operation 7 is unknown");
   CHECK(refused([](PlanarTask& t) { t.op = PlanarOp::kGainBias; }) ==
         "operation gain_bias is not generated");
-  CHECK(refused([](PlanarTask& t) { t.height = 10; }) == "height 10 is outside 1 to 9");
-  CHECK(refused([](PlanarTask& t) { t.channels = 0; }) == "channels 0 is outside 1 to 20");
-  CHECK(refused([](PlanarTask& t) { t.stride_x = 0; }) == "horizontal stride 0 is outside 1 to 3");
-  CHECK(refused([](PlanarTask& t) { t.kernel_h = 4; }) == "kernel height 4 is outside 1 to 3");
+  CHECK(refused([](PlanarTask& t) { t.height = 10; }) ==
+        "height 10 is outside 1 to 9 (planar.max_height)");
+  CHECK(refused([](PlanarTask& t) { t.channels = 0; }) ==
+        "channels 0 is outside 1 to 20 (planar.max_channels)");
+  CHECK(refused([](PlanarTask& t) { t.stride_x = 0; }) ==
+        "horizontal stride 0 is outside 1 to 3 (planar.max_stride)");
+  CHECK(refused([](PlanarTask& t) { t.kernel_h = 4; }) ==
+        "kernel height 4 is outside 1 to 3 (planar.max_window)");
   CHECK(refused([](PlanarTask& t) { t.kernel_w = 2, t.pad_left = 2; }) ==
         "horizontal padding 2/0 is not below the kernel width 2");
   CHECK(refused([](PlanarTask& t) { t.height = 1, t.kernel_h = 3; }) ==

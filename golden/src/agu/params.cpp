@@ -72,10 +72,13 @@ AguLayer AguLayer::dense(const AguParams& p, unsigned height, unsigned width, un
 
 std::string agu_refusal(const AguParams& p, const AguLayer& l) {
   for (const std::string& why :
-       {outside("height", l.height, 1, p.max_height), outside("width", l.width, 1, p.max_width),
-        outside("channels", l.channels, 1, p.max_channels),
-        outside("batch", l.batch, 1, p.max_batch), outside("filters", l.filters, 1, p.max_channels),
-        window_refusal(l, p.max_kernel, p.max_stride, p.max_pad)}) {
+       {outside("height", l.height, 1, p.max_height, "agu.max_height"),
+        outside("width", l.width, 1, p.max_width, "agu.max_width"),
+        outside("channels", l.channels, 1, p.max_channels, "agu.max_channels"),
+        outside("batch", l.batch, 1, p.max_batch, "agu.max_batch"),
+        outside("filters", l.filters, 1, p.max_channels, "agu.max_channels"),
+        window_refusal(l, p.max_kernel, p.max_stride, p.max_pad,
+                       {"agu.max_kernel", "agu.max_stride", "agu.max_pad"})}) {
     if (!why.empty()) return why;
   }
   const auto flow = static_cast<unsigned>(l.dataflow);

@@ -72,13 +72,17 @@ std::string planar_refusal(const PlanarParams& p, const PlanarTask& t) {
   if (op >= kPlanarOpCount) return fmt::format("operation {} is unknown", op);
   if (!p.generates(t.op)) return fmt::format("operation {} is not generated", planar_op_name(t.op));
   for (const std::string& why :
-       {outside("height", t.height, 1, p.max_height), outside("width", t.width, 1, p.max_width),
-        outside("channels", t.channels, 1, p.max_channels),
-        outside("batch", t.batch, 1, p.max_batch)}) {
+       {outside("height", t.height, 1, p.max_height, "planar.max_height"),
+        outside("width", t.width, 1, p.max_width, "planar.max_width"),
+        outside("channels", t.channels, 1, p.max_channels, "planar.max_channels"),
+        outside("batch", t.batch, 1, p.max_batch, "planar.max_batch")}) {
     if (!why.empty()) return why;
   }
   if (is_pool(t.op)) {
-    if (std::string why = window_refusal(t, p.max_window, p.max_stride, p.max_pad); !why.empty()) {
+    if (std::string why =
+            window_refusal(t, p.max_window, p.max_stride, p.max_pad,
+                           {"planar.max_window", "planar.max_stride", "planar.max_pad"});
+        !why.empty()) {
       return why;
     }
   }
