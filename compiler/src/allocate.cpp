@@ -182,15 +182,7 @@ class Allocator {
     const golden::AguLayer& r = node.tiles.front().low.regs;
     const golden::AguParams& agu = t_.d.seq.agu;
     node.banded = x.mem || out.mem || t_.beyond(r.height, r.width, agu.max_height, agu.max_width);
-    if (node.banded) {
-      if (out.mem && node.tiles.size() > 1) {
-        throw t_.error(i,
-                       "its output is in system memory (it does not fit a buffer) and its "
-                       "filters run in tiles of output channels: a band stores every "
-                       "channel of its rows");
-      }
-      input_to_memory(x, l.inputs[0]);
-    }
+    if (node.banded) input_to_memory(x, l.inputs[0]);
     output_area(i, out);
     if (t_.dma_weights) {
       for (Tile& tile : node.tiles) {
@@ -237,26 +229,7 @@ class Allocator {
       node.gains_at = take_rows(golden::DmaTarget::kGains, (node.gains.size() + lanes - 1) / lanes);
     }
     if (node.banded) {
-      if (!node.info->bands) {
-        throw t_.error(
-            i, x.mem || out.mem
-                   ? fmt::format("its {} is in system memory (it does not fit a buffer), and a "
-                                 "reduction does not run in row bands",
-                                 x.mem ? "input" : "output")
-                   : fmt::format("its {}x{} input is above the planar engine's {}x{} "
-                                 "(planar.max_height, planar.max_width), and a reduction does "
-                                 "not run in bands of rows or tiles of columns",
-                                 t.height, t.width, pp.max_height, pp.max_width));
-      }
-      const bool pool = node.info->windowed;
-      const BandGeometry geo{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
-                             pool ? static_cast<int>(t.stride_y) : 1,
-                             pool ? static_cast<int>(t.pad_top) : 0,
-                             static_cast<int>(t.out_height())};
-      const BandGeometry cols{static_cast<int>(t.width), pool ? static_cast<int>(t.kernel_w) : 1,
-                              pool ? static_cast<int>(t.stride_x) : 1,
-                              pool ? static_cast<int>(t.pad_left) : 0,
-                              static_cast<int>(t.out_width())};
+      const auto [geo, cols] = planar_geometry(t);
       const ProgramTensor& y = g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
       node.plan = plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false,
                              pp.max_height, add && y.mem ? &y : nullptr);

@@ -14,6 +14,7 @@
 
 #include "npugen/compiler/compile.hpp"
 #include "npugen/compiler/op_table.hpp"
+#include "npugen/compiler/row_bands.hpp"
 #include "npugen/golden/npu/dma.hpp"
 #include "npugen/golden/npu/program.hpp"
 #include "npugen/golden/planar/params.hpp"
@@ -69,6 +70,24 @@ struct Target {
 constexpr bool sliced_by_channels(golden::PlanarOp op, golden::PlanarAxis axis) {
   return op != golden::PlanarOp::kGainBias &&
          !(golden::is_reduce(op) && axis == golden::PlanarAxis::kChannels);
+}
+
+/// A planar task's rows and columns as its bands and tiles of columns see them: a pool's
+/// window; a reduction over H x W, one window of the whole image (a band is an image, read
+/// whole); otherwise each row and column on its own.
+inline std::pair<BandGeometry, BandGeometry> planar_geometry(const golden::PlanarTask& t) {
+  const auto h = static_cast<int>(t.height), w = static_cast<int>(t.width);
+  const auto oh = static_cast<int>(t.out_height()), ow = static_cast<int>(t.out_width());
+  if (golden::is_pool(t.op)) {
+    return {{h, static_cast<int>(t.kernel_h), static_cast<int>(t.stride_y),
+             static_cast<int>(t.pad_top), oh},
+            {w, static_cast<int>(t.kernel_w), static_cast<int>(t.stride_x),
+             static_cast<int>(t.pad_left), ow}};
+  }
+  if (golden::is_reduce(t.op) && t.axis == golden::PlanarAxis::kSpatial) {
+    return {{h, h, 1, 0, 1}, {w, w, 1, 0, 1}};
+  }
+  return {{h, 1, 1, 0, oh}, {w, 1, 1, 0, ow}};
 }
 
 /// A staging area of a banded layer: where a band's input rows are loaded, or its output rows

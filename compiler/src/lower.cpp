@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
 
 #include "npugen/compiler/row_bands.hpp"
@@ -277,56 +278,95 @@ class Lowering {
   // Layer i over input x (tensor `input`) in row bands (r: the tile's registers).
   void neural_bands(const Node& node, const golden::AguLayer& r, ProgramLayer& pl, bool last_tile) {
     const size_t i = node.layer;
-    const ProgramTensor& x = node.x;
-    const ProgramTensor& out = node.out;
     const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
                            static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
                            static_cast<int>(r.out_height())};
-    const uint64_t in_row = static_cast<uint64_t>(r.width) * r.channel_words(t_.d.lanes());
-    const uint64_t out_row = r.out_row_stride;
     const BandPlan& plan = node.plan;
     if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
-    const uint64_t channel = r.out_base - out.base;  // a tile's first output word of a pixel
     const std::vector<RowBand> cols =
         column_tiles(plan, BandGeometry{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
                                         static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
                                         static_cast<int>(r.out_width())});
     const size_t n = std::max<size_t>(cols.size(), 1);
-    for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
+    for (const RowBand& b : row_bands(geo, plan.rows, node.x.n)) {
       for (size_t c = 0; c < n; ++c) {
-        auto at =
-            band_task(i, b, plan, x, out, geo, in_row, out_row, last_tile, c == 0, c + 1 == n);
-        at[3] += channel;
-        golden::AguLayer s = r;
-        s.batch = 1;
-        s.height = static_cast<unsigned>(b.in_rows);
-        s.pad_top = static_cast<unsigned>(b.pad_top);
-        s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
-        if (!cols.empty()) {  // its columns, in the band's rows as they are
-          const RowBand& col = cols[c];
-          s.width = static_cast<unsigned>(col.in_rows);
-          s.pad_left = static_cast<unsigned>(col.pad_top);
-          s.pad_right = static_cast<unsigned>(col.pad_bottom);
-          at[1] += static_cast<uint64_t>(col.in_first) * r.in_pixel_stride;
-          at[3] += static_cast<uint64_t>(col.out_first) * r.out_pixel_stride;
-        }
-        s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
-        s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
-        if (const std::string why = golden::agu_refusal(t_.d.seq.agu, s); !why.empty()) {
-          throw t_.error(i, fmt::format("the sequencer cannot run its band of output rows {} to "
-                                        "{}{}: {}",
-                                        b.out_first, b.out_first + b.out_rows - 1,
-                                        columns_text(cols, c), why));
-        }
-        const uint32_t base = neural_group_base();
-        for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(s)) {
-          apb_write(base + w.offset, w.value);
-        }
-        ++neural_;
-        ++pl.tasks;
-        g_.tasks.push_back(std::move(task_));
+        neural_band_task(node, r, b, cols, c, c == 0, c + 1 == n, last_tile, pl);
       }
     }
+  }
+
+  // Layer i's tiles of output channels (their registers `tiles`, placed) over bands whose
+  // output is in system memory: every tile of a band before the next band, so that the band's
+  // rows in the staging area hold every channel when the last tile's task stores them. With
+  // weights by the DMA, each tile's rows and parameters are loaded before its task in every
+  // band (`tile_loads`).
+  void neural_bands_band_major(const Node& node, const std::vector<golden::AguLayer>& tiles,
+                               ProgramLayer& pl,
+                               const std::vector<std::function<void()>>& tile_loads) {
+    const size_t i = node.layer;
+    const golden::AguLayer& r = tiles.front();
+    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
+                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
+                           static_cast<int>(r.out_height())};
+    const BandPlan& plan = node.plan;
+    if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
+    const std::vector<RowBand> cols =
+        column_tiles(plan, BandGeometry{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
+                                        static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
+                                        static_cast<int>(r.out_width())});
+    const size_t n = std::max<size_t>(cols.size(), 1);
+    for (const RowBand& b : row_bands(geo, plan.rows, node.x.n)) {
+      for (size_t c = 0; c < n; ++c) {
+        for (size_t k = 0; k < tiles.size(); ++k) {
+          if (!tile_loads.empty()) tile_loads[k]();
+          neural_band_task(node, tiles[k], b, cols, c, c == 0 && k == 0,
+                           c + 1 == n && k + 1 == tiles.size(), true, pl);
+        }
+      }
+    }
+  }
+
+  // One task of a banded neural layer: band b's tile of columns c (of `cols`; none: the
+  // whole width) with tile registers r; `first` loads the band's rows, `last` stores them.
+  void neural_band_task(const Node& node, const golden::AguLayer& r, const RowBand& b,
+                        const std::vector<RowBand>& cols, size_t c, bool first, bool last,
+                        bool last_tile, ProgramLayer& pl) {
+    const size_t i = node.layer;
+    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
+                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
+                           static_cast<int>(r.out_height())};
+    const uint64_t in_row = static_cast<uint64_t>(r.width) * r.channel_words(t_.d.lanes());
+    auto at = band_task(i, b, node.plan, node.x, node.out, geo, in_row, r.out_row_stride, last_tile,
+                        first, last);
+    at[3] += r.out_base - node.out.base;  // the tile's first output word of a pixel
+    golden::AguLayer s = r;
+    s.batch = 1;
+    s.height = static_cast<unsigned>(b.in_rows);
+    s.pad_top = static_cast<unsigned>(b.pad_top);
+    s.pad_bottom = static_cast<unsigned>(b.pad_bottom);
+    if (!cols.empty()) {  // its columns, in the band's rows as they are
+      const RowBand& col = cols[c];
+      s.width = static_cast<unsigned>(col.in_rows);
+      s.pad_left = static_cast<unsigned>(col.pad_top);
+      s.pad_right = static_cast<unsigned>(col.pad_bottom);
+      at[1] += static_cast<uint64_t>(col.in_first) * r.in_pixel_stride;
+      at[3] += static_cast<uint64_t>(col.out_first) * r.out_pixel_stride;
+    }
+    s.in_buf = static_cast<unsigned>(at[0]), s.in_base = at[1];
+    s.out_buf = static_cast<unsigned>(at[2]), s.out_base = at[3];
+    if (const std::string why = golden::agu_refusal(t_.d.seq.agu, s); !why.empty()) {
+      throw t_.error(
+          i, fmt::format("the sequencer cannot run its band of output rows {} to "
+                         "{}{}: {}",
+                         b.out_first, b.out_first + b.out_rows - 1, columns_text(cols, c), why));
+    }
+    const uint32_t base = neural_group_base();
+    for (const golden::agu_csr::Write& w : golden::agu_csr::layer_writes(s)) {
+      apb_write(base + w.offset, w.value);
+    }
+    ++neural_;
+    ++pl.tasks;
+    g_.tasks.push_back(std::move(task_));
   }
 
   // A layer's tiles of columns (plan.cols output columns each, along `geo`, its width's
@@ -374,22 +414,14 @@ class Lowering {
     const size_t i = node.layer;
     const ProgramTensor& x = node.x;
     const ProgramTensor& out = node.out;
-    const bool pool = node.info->windowed;
-    const BandGeometry geo{static_cast<int>(t.height), pool ? static_cast<int>(t.kernel_h) : 1,
-                           pool ? static_cast<int>(t.stride_y) : 1,
-                           pool ? static_cast<int>(t.pad_top) : 0,
-                           static_cast<int>(t.out_height())};
+    const auto [geo, col_geo] = planar_geometry(t);
     const BandPlan& plan = node.plan;
     const std::vector<size_t>& inputs = t_.n.layers[i].inputs;
     if (plan.in) claim(i, inputs[0], *plan.in);
     if (plan.in2) claim(i, inputs.size() > 1 ? inputs[1] : inputs[0], *plan.in2);
     const uint64_t per = golden::dma_words_per_buffer_word(t_.d.lanes());
     pl.tasks = 0;
-    const std::vector<RowBand> cols = column_tiles(
-        plan,
-        BandGeometry{static_cast<int>(t.width), pool ? static_cast<int>(t.kernel_w) : 1,
-                     pool ? static_cast<int>(t.stride_x) : 1,
-                     pool ? static_cast<int>(t.pad_left) : 0, static_cast<int>(t.out_width())});
+    const std::vector<RowBand> cols = column_tiles(plan, col_geo);
     const size_t n = std::max<size_t>(cols.size(), 1);
     const auto slices = channel_slices(i, t);
     for (const RowBand& b : row_bands(geo, plan.rows, x.n)) {
@@ -460,6 +492,11 @@ class Lowering {
     pl.tasks = 0;  // counted as they are made
     task_ = LayerTask{};
     task_.op = node.info->task;
+    // An output in system memory in tiles of output channels: band after band, each band's
+    // tiles in turn (neural_bands_band_major).
+    const bool band_major = node.banded && out.mem && node.tiles.size() > 1;
+    std::vector<golden::AguLayer> placed;           // band_major: every tile's registers
+    std::vector<std::function<void()>> tile_loads;  // band_major with weights by the DMA
     for (const Tile& tile : node.tiles) {
       golden::LoweredLayer low = tile.low;
       golden::AguLayer& r = low.regs;
@@ -472,10 +509,10 @@ class Lowering {
       if (l.vq.vector_length != 0) {
         pl.weight_bits += vq_rows(l.vq, low.weight_rows, tile.wgt_base);
       } else {
-        if (t_.dma_weights) {
+        if (t_.dma_weights && !band_major) {
           load_rows(i, golden::DmaTarget::kWeights, tile.wgt_base, low.weight_rows,
                     tile.weights_at);
-        } else {
+        } else if (!t_.dma_weights) {
           for (size_t row = 0; row < low.weight_rows.size(); ++row) {
             host_write(HostTarget::kWeights, tile.wgt_base + row, low.weight_rows[row]);
           }
@@ -486,14 +523,21 @@ class Lowering {
       }
       std::vector<std::vector<uint8_t>> groups;
       for (const auto& grp : low.params) groups.push_back(golden::param_group_bytes(t_.d.seq, grp));
-      if (t_.dma_weights) {
+      if (t_.dma_weights && band_major) {  // loaded again before the tile's task in each band
+        tile_loads.emplace_back([this, i, &tile, rows = low.weight_rows, groups] {
+          load_rows(i, golden::DmaTarget::kWeights, tile.wgt_base, rows, tile.weights_at);
+          load_rows(i, golden::DmaTarget::kParams, tile.param_base, groups, tile.params_at);
+        });
+      } else if (t_.dma_weights) {
         load_rows(i, golden::DmaTarget::kParams, tile.param_base, groups, tile.params_at);
       } else {
         for (size_t grp = 0; grp < groups.size(); ++grp) {
           host_write(HostTarget::kParams, tile.param_base + grp, std::move(groups[grp]));
         }
       }
-      if (node.banded) {
+      if (band_major) {
+        placed.push_back(r);
+      } else if (node.banded) {
         neural_bands(node, r, pl, last);
       } else {
         if (t_.tasks) {  // a tile's task (the layer's when it has one tile)
@@ -520,6 +564,7 @@ class Lowering {
         g_.steps.push_back(std::move(w));
       }
     }
+    if (band_major) neural_bands_band_major(node, placed, pl, tile_loads);
     if (pl.tasks == 0) pl.tasks = 1;  // sequenced by the host
     wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
     finish(node, pl);

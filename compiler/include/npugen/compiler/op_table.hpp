@@ -1,7 +1,7 @@
 // The operation table (docs/compiler.md): one entry for each operation a network holds, with
 // everything the compiler knows of it in one place: its name, the engine and task operation
-// it maps to, its output shape rule, what its planar task carries, whether it runs in row
-// bands, and its cost in multiply-accumulates. A new operation is an entry here, a case in
+// it maps to, its output shape rule, what its planar task carries and its cost in
+// multiply-accumulates. A new operation is an entry here, a case in
 // the network-file and ONNX readers, one in the plain reference interpreter
 // (golden/network/reference.hpp, which shares nothing with this table) and, when no engine
 // runs it yet, the engine's golden model and RTL.
@@ -32,7 +32,6 @@ struct OpInfo {
   golden::Dataflow dataflow = golden::Dataflow::kConv;      ///< neural: how the array runs it
   golden::PlanarOp planar = golden::PlanarOp::kActivation;  ///< planar: the engine's mode
   bool windowed = false;  ///< its rows are windows (a band reads the window's rows)
-  bool bands = true;      ///< it runs in row bands when a tensor of it is in system memory
   /// Its output shape from its inputs' (the network's tensors); throws Refusal.
   golden::net::Shape (*shape)(const golden::net::Layer&, std::span<const golden::net::Shape>);
   /// Planar: its own fields of the engine's task (arithmetic, window, axis) and its gains
