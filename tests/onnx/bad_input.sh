@@ -13,6 +13,9 @@ trap 'rm -rf "$work"' EXIT
 "$python" "$(dirname "$0")/bad_models.py" "$work" || fail "bad_models.py failed"
 "$npugen" onnx-info "$work/good.onnx" > "$work/good.txt" || fail "the good model does not import"
 grep -q "1 layers" "$work/good.txt" || fail "the good model: $(cat "$work/good.txt")"
+# A MatMul's per-channel weight scales along its output channels (axis 1) import.
+"$npugen" onnx-info "$work/matmul_axis1.onnx" > "$work/mm.txt" ||
+  fail "a MatMul with per-channel weights along axis 1 does not import: $(cat "$work/mm.txt")"
 count=0
 while IFS=$'\t' read -r name text; do
   [ -n "$name" ] || continue

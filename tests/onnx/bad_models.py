@@ -80,6 +80,37 @@ m.ir_version = 8
 onnx.save(m, out / "float_weights.onnx")
 bad("float_weights", "node float_conv (Conv): its weights are not the DequantizeLinear of int8")
 
+
+
+def qdq_matmul(name, axis):
+    """A QDQ MatMul over [1][16] with int8 weights [16][8] whose per-channel scales run along
+    `axis` (1: its output channels, as ONNX Runtime's quantizer writes them)."""
+    k = 16 if axis == 0 else 8
+    inits = [numpy_helper.from_array(np.array(0.02, np.float32), "s"),
+             numpy_helper.from_array(np.array(0, np.int8), "z"),
+             numpy_helper.from_array(np.ones((16, 8), np.int8), "w"),
+             numpy_helper.from_array(np.full((k,), 0.01, np.float32), "w_s"),
+             numpy_helper.from_array(np.zeros((k,), np.int8), "w_z")]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"], name="quant"),
+             helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["xd"], name="deq_x"),
+             helper.make_node("DequantizeLinear", ["w", "w_s", "w_z"], ["wd"], name="deq_w",
+                              axis=axis),
+             helper.make_node("MatMul", ["xd", "wd"], ["yf"], name="mm"),
+             helper.make_node("QuantizeLinear", ["yf", "s", "z"], ["yq"], name="quant_y"),
+             helper.make_node("DequantizeLinear", ["yq", "s", "z"], ["y"], name="deq_y")]
+    graph = helper.make_graph(nodes, name,
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, out / f"{name}.onnx")
+
+
+qdq_matmul("matmul_axis1", 1)  # imports (bad_input.sh checks)
+qdq_matmul("matmul_axis0", 0)
+bad("matmul_axis0", "node mm (MatMul): its weights' per-channel scales are along axis 0, not "
+    "axis 1 (its output channels: [inputs][outputs])")
+
 # Models that break ONNX's own rules (ONNX Runtime refuses each: checked below).
 def edited(name, edit):
     """good.onnx changed by edit(model); saved as NAME.onnx and to be refused by ONNX Runtime."""

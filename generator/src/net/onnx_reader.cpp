@@ -227,11 +227,12 @@ struct Value {
   enum Kind : uint8_t { kInit, kFloatInput, kQuant, kDeq, kDeqConst, kPending } kind = kInit;
   const onnx::TensorProto* init = nullptr;
   Quant q;  // kQuant, kDeq
-  // kDeqConst: integer values, their scales and zero points (per channel along axis 0, or one)
+  // kDeqConst: integer values, their scales and zero points (per channel along `axis`, or one)
   std::shared_ptr<Data> data;
   std::vector<double> scales;
   std::vector<int64_t> zps;
-  Pending p;                      // kPending
+  int64_t axis = 1;  // kDeqConst: DequantizeLinear's axis (its per-channel scales' dimension)
+  Pending p;         // kPending
   View input_view = View::kNchw;  // kFloatInput
 };
 
@@ -1160,10 +1161,8 @@ class Importer {
         d.zps.push_back(static_cast<int64_t>(z));
       }
     }
-    if (d.scales.size() > 1 && int_attr(n, "axis").value_or(1) != 0 &&
-        !(d.data->dims.size() == 1)) {
-      fail(n, "its per-channel scales are not along axis 0 (the output channels)");
-    }
+    d.axis = int_attr(n, "axis").value_or(1);
+    if (d.axis < 0) d.axis += static_cast<int64_t>(d.data->dims.size());
     set(n, d);
   }
 
@@ -1183,6 +1182,16 @@ class Importer {
            "mapped: quantize the model)");
     }
     q.w = w.data, q.w_scales = w.scales, q.w_zps = w.zps;
+    // Per-channel weight scales run along the output channels: a Conv's and a transposed
+    // Gemm's axis 0 ([K][C...]), a MatMul's and an untransposed Gemm's axis 1 ([IN][K]).
+    const bool untransposed =
+        op == "MatMul" || (op == "Gemm" && int_attr(n, "transB").value_or(0) == 0);
+    const int64_t out_axis = untransposed ? 1 : 0;
+    if (w.scales.size() > 1 && w.data->dims.size() > 1 && w.axis != out_axis) {
+      fail(n, fmt::format("its weights' per-channel scales are along axis {}, not axis {} (its "
+                          "output channels{})",
+                          w.axis, out_axis, untransposed ? ": [inputs][outputs]" : ""));
+    }
     if (n.input_size() > 2 && !n.input(2).empty()) {
       const Value& b = in(n, 2);
       if (b.kind == Value::kDeqConst) {
