@@ -109,14 +109,21 @@ golden::Program compile_network(const golden::NpuDesign& d, const golden::net::N
                                 int batch, const CompileOptions& options) {
   try {
     return compile_as(d, network, batch, options);
-  } catch (const CompileError&) {
+  } catch (const CompileError& packed) {
     // A packed input kept in system memory (above buffer A) is read in bands, and its rows,
     // KH x KW x C channels a pixel, are wider than the input's: a band's staging area may be
-    // what does not fit. The input as it is, then (its refusal if that is refused too).
+    // what does not fit. The input as it is, then; refused too, the refusal of the attempt
+    // that got further through the network (the other's first layer may be what packing
+    // makes run: a kernel above agu.max_kernel).
     if (!options.pack_input || !packs_into_memory(Target(d, network, batch, options))) throw;
     CompileOptions unpacked = options;
     unpacked.pack_input = false;
-    return compile_as(d, network, batch, unpacked);
+    try {
+      return compile_as(d, network, batch, unpacked);
+    } catch (const CompileError& as_is) {
+      if (as_is.layer > packed.layer) throw;
+      throw packed;
+    }
   }
 }
 

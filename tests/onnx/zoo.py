@@ -41,6 +41,13 @@ calibrator's too) with one intra-op and one inter-op thread, BLAS and OpenMP wit
 
   zoo.py NPUGEN CONFIG OUT_DIR [--models resnet18,mlp,...] [--width 0.25] [--size 64]
          [--formats qdq,qop] [--seed S] [--images N]
+         [--run DESIGN_DIR] [--expect resnet18,...] [--max-lsb N]
+
+--run also runs each compiled model's first image on the RTL (`npugen run`, the verilated
+design in DESIGN_DIR): it must be bit-exact against the golden model and the reference
+interpreter. --expect names models that must import, compile (and with --run, run) in every
+format, within --max-lsb of ONNX Runtime and with its top-1 wherever ONNX Runtime's margin is
+above 8 LSB: otherwise the exit status is 1 (CTest's zoo tests).
 """
 import os
 
@@ -442,6 +449,17 @@ def run_format(a, name, fmt, d, float_path, cal, x, failures):
     if comp.returncode == 0:
         report = json.loads((d / f"{fmt}_compiled" / "report.json").read_text())
         row["cycles"] = int(report["expected_cycles"])
+        row["macs_1"] = sum(int(layer.get("macs", 0)) for layer in report["layers"])
+        if a.run:
+            np.save(d / "input1.npy", x[:1])
+            run, seconds = npugen([a.npugen, "run", a.config, "--onnx", str(q_path), "--input",
+                                   str(d / "input1.npy"), "--design", str(a.run), "--out",
+                                   str(d / f"{fmt}_run")], failures, f"{name} {fmt} run")
+            row["run_s"] = round(seconds, 2)
+            row["rtl_exact"] = run.returncode == 0 and (
+                "every layer equals the golden model and the reference interpreter" in run.stdout)
+            if not row["rtl_exact"]:
+                row["run_message"] = (run.stdout + run.stderr)[-400:]
     else:
         row["compile_message"] = first_line(comp)
         if comp.returncode != 2:
@@ -461,7 +479,11 @@ def line(r):
         got = r["compare"]
     got += f"; reference {r['reference_s']:.2f} s, compile {r['compile_s']:.2f} s: "
     if "cycles" in r:
-        return head + "imported: " + got + f"{r['cycles']:,} cycles"
+        got += f"{r['cycles']:,} cycles"
+        if "rtl_exact" in r:
+            got += (f"; RTL {'bit-exact' if r['rtl_exact'] else 'NOT bit-exact'} "
+                    f"({r['run_s']:.1f} s)")
+        return head + "imported: " + got
     return head + "imported: " + got + f"refused: {r['compile_message']}"
 
 
@@ -478,6 +500,12 @@ def main():
     p.add_argument("--formats", default="qdq,qop", help="comma-separated: qdq, qop")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--images", type=int, default=4, help="fresh inputs to compare on")
+    p.add_argument("--run", type=Path, default=None,
+                   help="design folder: run each compiled model's first image on the RTL")
+    p.add_argument("--expect", default="",
+                   help="comma-separated models that must import, compile and (--run) run")
+    p.add_argument("--max-lsb", type=int, default=1,
+                   help="the most an expected model's output may differ from ONNX Runtime's")
     a = p.parse_args()
     names = [m for m in a.models.split(",") if m]
     formats = [f for f in a.formats.split(",") if f]
@@ -502,6 +530,22 @@ def main():
     summary = {"npugen": a.npugen, "config": a.config, "width": a.width, "size": a.size,
                "seed": a.seed, "images": a.images, "formats": formats, "models": rows}
     (a.out / "zoo.json").write_text(json.dumps(summary, indent=1) + "\n")
+    expected = [m for m in a.expect.split(",") if m]
+    for r in rows:
+        if r["model"] not in expected:
+            continue
+        what = f"{r['model']} {r['format']}"
+        if not r["imported"] or "cycles" not in r:
+            failures.append(f"{what}: not imported or not compiled: "
+                            f"{r.get('message', r.get('compile_message', r.get('compare')))}")
+        elif r.get("max_lsb", a.max_lsb + 1) > a.max_lsb:
+            failures.append(f"{what}: {r.get('max_lsb')} LSB from ONNX Runtime, above "
+                            f"{a.max_lsb}")
+        elif "top1" in r and r["top1"] != r["images"] and r.get("ort_margin_min", 0) > 8:
+            failures.append(f"{what}: top-1 {r['top1']}/{r['images']} with ONNX Runtime's "
+                            f"margin above 8 LSB")
+        elif a.run and not r.get("rtl_exact"):
+            failures.append(f"{what}: the RTL run is not bit-exact: {r.get('run_message')}")
     if failures:
         print("\n".join(failures))
         raise SystemExit(1)
