@@ -499,7 +499,6 @@ class Importer {
     for (const int64_t d : ints(n, "dilations")) {
       if (d != 1) fail(n, fmt::format("dilation {} (npugen maps dilation 1)", d));
     }
-    if (int_attr(n, "ceil_mode").value_or(0) != 0) fail(n, "ceil_mode 1 is not mapped");
     const std::string pad = string_attr(n, "auto_pad");
     if (pad.empty() || pad == "NOTSET") {
       auto p = ints(n, "pads");
@@ -529,6 +528,20 @@ class Importer {
         w + win.pad_left + win.pad_right < win.kernel_w) {
       fail(n, fmt::format("its {}x{} window does not fit the {}x{} input", win.kernel_h,
                           win.kernel_w, h, w));
+    }
+    if (int_attr(n, "ceil_mode").value_or(0) != 0) {
+      // ceil_mode 1: one more output where the last window would reach past the padding, as
+      // long as it starts inside the input or its leading padding (ONNX Runtime's and
+      // PyTorch's rule); its positions past the input are padding the pools skip (max over
+      // the valid positions; the average over them: count_include_pad 0).
+      auto extend = [](int size, int kernel, int stride, int lo, int& hi) {
+        const int span = size + lo + hi - kernel;
+        int out = (span + stride - 1) / stride + 1;
+        if ((out - 1) * stride >= size + lo) --out;
+        hi += std::max(0, (out - 1) * stride + kernel - (size + lo + hi));
+      };
+      extend(h, win.kernel_h, win.stride_y, win.pad_top, win.pad_bottom);
+      extend(w, win.kernel_w, win.stride_x, win.pad_left, win.pad_right);
     }
     return win;
   }
