@@ -87,6 +87,19 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     const auto words = static_cast<int>(agu.act_words / static_cast<uint64_t>(h * w)) + 1;
     const int c_min = std::min(big_c, (words - 1) * lanes + 1);
     n.input = Shape{h, w, range(rng, c_min, big_c)};
+  } else if (rng() % 6 == 0) {
+    // One in eight taller or wider than the engines' registers take (up to twice, at most
+    // 40): the compiler runs its layers in bands of rows and tiles of columns (through the
+    // task unit; the host's programs refuse them and are drawn again).
+    const int reg_h = static_cast<int>(std::min(agu.max_height, pl.max_height));
+    const int reg_w = static_cast<int>(std::min(agu.max_width, pl.max_width));
+    const bool tall = rng() % 2 == 0;
+    const int h = tall ? range(rng, reg_h + 1, std::max(reg_h + 1, std::min(2 * reg_h, 40)))
+                       : range(rng, 1, std::min(reg_h, 12));
+    const int w = !tall || rng() % 2 == 0
+                      ? range(rng, reg_w + 1, std::max(reg_w + 1, std::min(2 * reg_w, 40)))
+                      : range(rng, 1, std::min(reg_w, 12));
+    n.input = Shape{h, w, range(rng, 1, max_c)};
   }
   n.input_zero_point = range(rng, -128, 127);
   std::vector<int32_t> zp = {n.input_zero_point};
