@@ -191,13 +191,7 @@ class Allocator {
       }
     }
     if (node.banded) {
-      // The rows are the engine's: an fc on the dense array sees each image as one row.
-      const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
-                             static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
-                             static_cast<int>(r.out_height())};
-      const BandGeometry cols{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
-                              static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
-                              static_cast<int>(r.out_width())};
+      const auto [geo, cols] = neural_geometry(r);
       node.plan = plan_bands(i, x, out, geo, uint64_t{r.width} * r.channel_words(t_.d.lanes()),
                              r.out_row_stride, true, agu.max_height);
       node.plan.cols = column_tiles(i, cols, agu.max_width, "agu.max_width");

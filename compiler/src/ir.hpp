@@ -72,6 +72,15 @@ constexpr bool sliced_by_channels(golden::PlanarOp op, golden::PlanarAxis axis) 
          !(golden::is_reduce(op) && axis == golden::PlanarAxis::kChannels);
 }
 
+/// A neural layer's rows and columns (its registers `r`) as its bands and tiles of columns
+/// see them: its window (an fc on the dense array sees each image as one row).
+inline std::pair<BandGeometry, BandGeometry> neural_geometry(const golden::AguLayer& r) {
+  return {{static_cast<int>(r.height), static_cast<int>(r.kernel_h), static_cast<int>(r.stride_y),
+           static_cast<int>(r.pad_top), static_cast<int>(r.out_height())},
+          {static_cast<int>(r.width), static_cast<int>(r.kernel_w), static_cast<int>(r.stride_x),
+           static_cast<int>(r.pad_left), static_cast<int>(r.out_width())}};
+}
+
 /// A planar task's rows and columns as its bands and tiles of columns see them: a pool's
 /// window; a reduction over H x W, one window of the whole image (a band is an image, read
 /// whole); otherwise each row and column on its own.

@@ -275,52 +275,27 @@ class Lowering {
            static_cast<uint32_t>((planar_ + t_.planar_group) % 2) * planar_csr::kGroupStride;
   }
 
-  // Layer i over input x (tensor `input`) in row bands (r: the tile's registers).
-  void neural_bands(const Node& node, const golden::AguLayer& r, ProgramLayer& pl, bool last_tile) {
+  // Layer i in bands of rows (and tiles of columns), over its tiles of output channels
+  // (their registers `tiles`, placed): one tile, all its bands (the caller loops over tiles:
+  // `last_tile`, the layer's last); or, over bands whose output is in system memory, every
+  // tile of a band before the next band, so that the band's rows in the staging area hold
+  // every channel when the last tile's task stores them. With weights by the DMA, each tile's
+  // rows and parameters are loaded before its task in every band (`tile_loads`).
+  void neural_bands(const Node& node, const std::vector<golden::AguLayer>& tiles, ProgramLayer& pl,
+                    bool last_tile, const std::vector<std::function<void()>>& tile_loads = {}) {
     const size_t i = node.layer;
-    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
-                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
-                           static_cast<int>(r.out_height())};
+    const auto [geo, col_geo] = neural_geometry(tiles.front());
     const BandPlan& plan = node.plan;
     if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
-    const std::vector<RowBand> cols =
-        column_tiles(plan, BandGeometry{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
-                                        static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
-                                        static_cast<int>(r.out_width())});
-    const size_t n = std::max<size_t>(cols.size(), 1);
-    for (const RowBand& b : row_bands(geo, plan.rows, node.x.n)) {
-      for (size_t c = 0; c < n; ++c) {
-        neural_band_task(node, r, b, cols, c, c == 0, c + 1 == n, last_tile, pl);
-      }
-    }
-  }
-
-  // Layer i's tiles of output channels (their registers `tiles`, placed) over bands whose
-  // output is in system memory: every tile of a band before the next band, so that the band's
-  // rows in the staging area hold every channel when the last tile's task stores them. With
-  // weights by the DMA, each tile's rows and parameters are loaded before its task in every
-  // band (`tile_loads`).
-  void neural_bands_band_major(const Node& node, const std::vector<golden::AguLayer>& tiles,
-                               ProgramLayer& pl,
-                               const std::vector<std::function<void()>>& tile_loads) {
-    const size_t i = node.layer;
-    const golden::AguLayer& r = tiles.front();
-    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
-                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
-                           static_cast<int>(r.out_height())};
-    const BandPlan& plan = node.plan;
-    if (plan.in) claim(i, t_.n.layers[i].inputs[0], *plan.in);
-    const std::vector<RowBand> cols =
-        column_tiles(plan, BandGeometry{static_cast<int>(r.width), static_cast<int>(r.kernel_w),
-                                        static_cast<int>(r.stride_x), static_cast<int>(r.pad_left),
-                                        static_cast<int>(r.out_width())});
+    const std::vector<RowBand> cols = column_tiles(plan, col_geo);
     const size_t n = std::max<size_t>(cols.size(), 1);
     for (const RowBand& b : row_bands(geo, plan.rows, node.x.n)) {
       for (size_t c = 0; c < n; ++c) {
         for (size_t k = 0; k < tiles.size(); ++k) {
           if (!tile_loads.empty()) tile_loads[k]();
-          neural_band_task(node, tiles[k], b, cols, c, c == 0 && k == 0,
-                           c + 1 == n && k + 1 == tiles.size(), true, pl);
+          const bool last = c + 1 == n && k + 1 == tiles.size();
+          neural_band_task(node, tiles[k], b, cols, c, c == 0 && k == 0, last,
+                           last_tile && k + 1 == tiles.size(), pl);
         }
       }
     }
@@ -332,9 +307,7 @@ class Lowering {
                         const std::vector<RowBand>& cols, size_t c, bool first, bool last,
                         bool last_tile, ProgramLayer& pl) {
     const size_t i = node.layer;
-    const BandGeometry geo{static_cast<int>(r.height), static_cast<int>(r.kernel_h),
-                           static_cast<int>(r.stride_y), static_cast<int>(r.pad_top),
-                           static_cast<int>(r.out_height())};
+    const BandGeometry geo = neural_geometry(r).first;
     const uint64_t in_row = static_cast<uint64_t>(r.width) * r.channel_words(t_.d.lanes());
     auto at = band_task(i, b, node.plan, node.x, node.out, geo, in_row, r.out_row_stride, last_tile,
                         first, last);
@@ -493,7 +466,7 @@ class Lowering {
     task_ = LayerTask{};
     task_.op = node.info->task;
     // An output in system memory in tiles of output channels: band after band, each band's
-    // tiles in turn (neural_bands_band_major).
+    // tiles in turn (neural_bands).
     const bool band_major = node.banded && out.mem && node.tiles.size() > 1;
     std::vector<golden::AguLayer> placed;           // band_major: every tile's registers
     std::vector<std::function<void()>> tile_loads;  // band_major with weights by the DMA
@@ -538,7 +511,7 @@ class Lowering {
       if (band_major) {
         placed.push_back(r);
       } else if (node.banded) {
-        neural_bands(node, r, pl, last);
+        neural_bands(node, {r}, pl, last);
       } else {
         if (t_.tasks) {  // a tile's task (the layer's when it has one tile)
           task_ = LayerTask{};
@@ -564,7 +537,7 @@ class Lowering {
         g_.steps.push_back(std::move(w));
       }
     }
-    if (band_major) neural_bands_band_major(node, placed, pl, tile_loads);
+    if (band_major) neural_bands(node, placed, pl, true, tile_loads);
     if (pl.tasks == 0) pl.tasks = 1;  // sequenced by the host
     wait_and_mark(ProgramStep::Kind::kWaitSeqDone, neural_, i);
     finish(node, pl);
