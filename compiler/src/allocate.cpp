@@ -193,7 +193,7 @@ class Allocator {
     if (node.banded) {
       const auto [geo, cols] = neural_geometry(r);
       node.plan = plan_bands(i, x, out, geo, uint64_t{r.width} * r.channel_words(t_.d.lanes()),
-                             r.out_row_stride, true, agu.max_height);
+                             r.out_row_stride, true, agu.max_height, "agu.max_height");
       node.plan.cols = column_tiles(i, cols, agu.max_width, "agu.max_width");
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
@@ -226,7 +226,7 @@ class Allocator {
       const auto [geo, cols] = planar_geometry(t);
       const ProgramTensor& y = g_.tensors[l.inputs.size() > 1 ? l.inputs[1] : l.inputs[0]];
       node.plan = plan_bands(i, x, out, geo, t.in_row_stride, t.out_row_stride, false,
-                             pp.max_height, add && y.mem ? &y : nullptr);
+                             pp.max_height, "planar.max_height", add && y.mem ? &y : nullptr);
       node.plan.cols = column_tiles(i, cols, pp.max_width, "planar.max_width");
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
@@ -255,7 +255,8 @@ class Allocator {
   // buffer and writes the other).
   BandPlan plan_bands(size_t i, const ProgramTensor& x, const ProgramTensor& out,
                       const BandGeometry& geo, uint64_t in_row_words, uint64_t out_row_words,
-                      bool neural, unsigned max_rows, const ProgramTensor* y = nullptr) {
+                      bool neural, unsigned max_rows, const char* rows_key,
+                      const ProgramTensor* y = nullptr) {
     // The most output rows whose input rows the engine's height register takes.
     int engine_rows = 0;
     while (engine_rows < geo.out_height &&
@@ -263,9 +264,9 @@ class Allocator {
       ++engine_rows;
     }
     if (engine_rows == 0) {
-      throw t_.error(i, fmt::format("a band of one output row reads {} input rows, above the "
-                                    "engine's {} (the height it takes)",
-                                    band_input_rows(geo, 1), max_rows));
+      throw t_.error(i, fmt::format("a band of one output row reads {} input rows, above {} "
+                                    "({})",
+                                    band_input_rows(geo, 1), max_rows, rows_key));
     }
     BandPlan best;
     for (const unsigned bin : {0U, 1U}) {
@@ -331,8 +332,9 @@ class Allocator {
                          "words, B: {}; agu.act_words)",
                          x.mem && out.mem ? "input and output"
                          : x.mem          ? "input"
-                                          : "output",
-                         x.mem ? band_input_rows(geo, 1) : 0, in_row_words,
+                         : out.mem        ? "output"
+                                          : "second input",
+                         x.mem || y != nullptr ? band_input_rows(geo, 1) : 0, in_row_words,
                          out.mem ? out_row_words : 0, buffers_.used(0), t_.d.act_words(),
                          buffers_.used(1)));
     }

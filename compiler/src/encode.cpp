@@ -70,7 +70,8 @@ void enqueue(const Target& t, Graph& g, golden::Program& p) {
   if (m.size() > tp.memory_words) {
     throw CompileError(
         fmt::format("the descriptors ({} words for {} tasks) and the data the DMA moves ({} "
-                    "words: the input, the output and the tensors kept in memory) do not fit "
+                    "words: the input, the output, the tensors kept in memory and the rows the "
+                    "DMA loads: weights, parameters, gains) do not fit "
                     "the system memory the task unit addresses ({} words; "
                     "tasks.memory_words)",
                     data, g.tasks.size(), g.data.size(), tp.memory_words),

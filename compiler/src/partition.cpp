@@ -108,6 +108,7 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
   shape.n = t.batch, shape.h = x.h, shape.w = x.w, shape.c = x.c;
   const uint64_t per = c.weights.size() / k;           // weights a filter
   const uint64_t out_words = (k + lanes - 1) / lanes;  // a pixel's output words
+  std::vector<std::optional<LoweredLayer>> zs;         // each tile's on the zero-skipping array
   for (uint64_t k0 = 0; k0 < k; k0 += tile_filters) {
     Tile& tile = node.tiles.emplace_back();
     tile.k0 = k0;
@@ -139,11 +140,11 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
     low.regs.out_row_stride = out_words * static_cast<uint64_t>(l.out.w);
     // The dense array's steps (the mapping bound), before zero skipping may replace them.
     node.mapping_bound += low.regs.steps(t.d.seq.agu);
+    std::optional<LoweredLayer>& z = zs.emplace_back();
     if (t.zero_skip && l.vq.vector_length == 0) {
       // On the zero-skipping array (fc as a convolution over its whole input) when its
       // window fits the staged half, the address generator takes it, and its steps a pixel
       // beat the dense array's rows.
-      std::optional<LoweredLayer> z;
       try {
         z = golden::lower_layer(t.d.seq, Dataflow::kZeroSkip, shape, part, {});
       } catch (const std::invalid_argument&) {
@@ -157,10 +158,24 @@ void neural(const Target& t, Graph& g, Node& node, Tables& used) {
         if (t.neural_refusal(z->regs).empty() &&
             golden::zs_pixel_cycles(z->dense_rows, steps) < blocks * low.dense_rows) {
           z->out_shape = low.out_shape;
-          low = std::move(*z);
-          node.zs_steps += steps;
+        } else {
+          z.reset();
         }
       }
+    }
+  }
+  // An fc's tiles all on one array: the zero-skipping array sees the input as an H x W image,
+  // the dense array as one row (a layer in bands runs every tile over the same bands).
+  if (fc && node.tiles.size() > 1 &&
+      !std::all_of(zs.begin(), zs.end(), [](const auto& z) { return z.has_value(); })) {
+    for (auto& z : zs) z.reset();
+  }
+  for (size_t n = 0; n < node.tiles.size(); ++n) {
+    Tile& tile = node.tiles[n];
+    LoweredLayer& low = tile.low;
+    if (zs[n]) {
+      node.zs_steps += zs[n]->weight_rows.size();
+      low = std::move(*zs[n]);
     }
     if (const std::string why = t.neural_refusal(low.regs); !why.empty()) {
       throw t.error(i, fmt::format("the sequencer cannot run it: {}{}", why,

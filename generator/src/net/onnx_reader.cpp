@@ -725,7 +725,13 @@ class Importer {
     // npugen's pools keep their input's quantization: another output quantization is a
     // gain_bias layer after the pool (a requantization, TFLite's arithmetic).
     const bool requantize = std::abs(y_scale - x.scale) > 1e-6 * x.scale || y_zp != x.zp;
-    if (!max && int_attr(n, "count_include_pad").value_or(0) != 0 &&
+    // (Padding that ceil_mode 1 alone adds is not counted by ONNX Runtime either: its last
+    // window stops at the input and the declared padding.)
+    const auto pads = ints(n, "pads");
+    const std::string auto_pad = string_attr(n, "auto_pad");
+    const bool declared = std::any_of(pads.begin(), pads.end(), [](int64_t v) { return v != 0; }) ||
+                          auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+    if (!max && int_attr(n, "count_include_pad").value_or(0) != 0 && declared &&
         (win.pad_top | win.pad_bottom | win.pad_left | win.pad_right) != 0) {
       fail(n, "count_include_pad 1 with padding is not mapped (npugen averages the valid values)");
     }
