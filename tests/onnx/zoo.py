@@ -418,7 +418,7 @@ def compare(q_model, y, ours_path):
 def run_format(a, name, fmt, d, float_path, cal, x, failures):
     """One model in one format: quantize, ONNX Runtime, npugen reference and compile."""
     quant_format, act = FORMATS[fmt]
-    q_path = d / f"{fmt}.onnx"
+    q_path = d / f"{name}_{fmt}.onnx"  # (named for npugen regress's jobs)
     start = time.monotonic()
     quantize_static(str(float_path), str(q_path), Reader(cal), quant_format=quant_format,
                     per_channel=True, activation_type=act, weight_type=QuantType.QInt8,

@@ -113,10 +113,12 @@ void sim(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) 
 void network(const Job& j, const fs::path& design, const PoolOptions& o, Result& r) {
   const fs::path out = o.work / "runs" / j.name();
   r.details = (out / "stats.json").string();
+  // A network file, or a quantized ONNX model (.onnx).
+  const char* as = fs::path(j.network).extension() == ".onnx" ? "--onnx" : "--network";
   std::vector<std::string> argv =
-      npugen_under_timeout(o, {"run", j.config, "--network", j.network, "--input", j.input,
-                               "--design", design.string(), "--out", out.string()});
-  r.reproduce = fmt::format("npugen run {} --network {} --input {}", j.config, j.network, j.input);
+      npugen_under_timeout(o, {"run", j.config, as, j.network, "--input", j.input, "--design",
+                               design.string(), "--out", out.string()});
+  r.reproduce = fmt::format("npugen run {} {} {} --input {}", j.config, as, j.network, j.input);
   if (!j.labels.empty()) {
     argv.insert(argv.end(), {"--labels", j.labels});
     r.reproduce += " --labels " + j.labels;

@@ -30,7 +30,7 @@ struct Job {
   uint64_t seed = 1;          ///< kSim: the co-simulation's seed
   uint64_t cycles = 0;        ///< kSim: the cycle budget; 0: the configuration's
   std::string design;         ///< the design's folder name (the configuration file's stem)
-  std::string network;        ///< kNetwork: the network file
+  std::string network;        ///< kNetwork: the network file, or a quantized ONNX model (.onnx)
   std::string input;          ///< kNetwork: its input images (.npy)
   std::string labels;         ///< kNetwork: class labels (.npy), optional
   int config_line = 0;        ///< the suite's line naming the configuration (0: none)
