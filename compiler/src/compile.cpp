@@ -1,4 +1,6 @@
-// compile_network (compile.hpp): the passes in order, and the retry with weights by the DMA.
+// compile_network (compile.hpp): the passes in order, and its retries (weights by the DMA when
+// the tables are full; the input unpacked when its packed rows do not fit); the target's
+// refusals and hints.
 #include "npugen/compiler/compile.hpp"
 
 #include <fmt/format.h>
@@ -38,10 +40,10 @@ std::string Target::band_hint() const {
 
 namespace {
 
-std::string beyond_hint(bool tasks, bool beyond,
-                        const char* how =
-                            "bands of rows and tiles "
-                            "of columns") {
+constexpr const char* kBandsAndTiles = "bands of rows and tiles of columns";
+
+// The way out of a limit the task unit lifts (`how` it would run), when sequenced by the host.
+std::string beyond_hint(bool tasks, bool beyond, const char* how = kBandsAndTiles) {
   return !tasks && beyond
              ? fmt::format("; with the task unit (--sequencing tasks) it would run in {}", how)
              : std::string();
