@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "net/onnx_reader.hpp"
@@ -23,7 +25,9 @@ void add_onnx_command(CLI::App& app) {
     const net::OnnxModel& m = *r.model;
     const golden::net::Network& n = m.file.network;
     auto edge = [](const net::OnnxEdge& e) {
-      return fmt::format("{} [{}] {} scale {:.9g} zero point {}{}", e.name, fmt::join(e.dims, ", "),
+      std::vector<std::string> dims;  // a dimension of 0 is the batch, whatever it is: N
+      for (const int64_t d : e.dims) dims.push_back(d == 0 ? std::string("N") : std::to_string(d));
+      return fmt::format("{} [{}] {} scale {:.9g} zero point {}{}", e.name, fmt::join(dims, ", "),
                          e.uint8 ? "uint8" : "int8", e.scale, e.zero_point,
                          e.uint8 ? " (int8: value - 128)" : "");
     };
