@@ -139,7 +139,7 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
   auto planar_task = [&](const Layer& l) {
     const Shape x = tensors[l.inputs[0]].shape;
     const compiler::OpInfo& info = compiler::op_info(l.op);
-    const bool pool = info.windowed;
+    const bool pool = golden::is_pool(info.planar);
     const golden::PlanarOp op = info.planar;
     golden::PlanarTask pt = golden::PlanarTask::dense(planar.params, op, static_cast<unsigned>(x.h),
                                                       static_cast<unsigned>(x.w),

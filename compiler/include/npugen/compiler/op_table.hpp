@@ -31,7 +31,6 @@ struct OpInfo {
   bool neural;          ///< the sequencer runs it; otherwise the planar engine
   golden::Dataflow dataflow = golden::Dataflow::kConv;      ///< neural: how the array runs it
   golden::PlanarOp planar = golden::PlanarOp::kActivation;  ///< planar: the engine's mode
-  bool windowed = false;  ///< its rows are windows (a band reads the window's rows)
   /// Its output shape from its inputs' (the network's tensors); throws Refusal.
   golden::net::Shape (*shape)(const golden::net::Layer&, std::span<const golden::net::Shape>);
   /// Planar: its own fields of the engine's task (arithmetic, window, axis) and its gains
