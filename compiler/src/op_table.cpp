@@ -135,9 +135,13 @@ void reduce_max_fields(const Layer& l, PlanarTask& t, std::vector<PlanarGain>&) 
   t.axis = axis_of(l);
 }
 void no_fields(const Layer&, PlanarTask&, std::vector<PlanarGain>&) {}
+// The LUT's 256 bytes in the gain table's first rows (golden::lut_byte).
+void lut_fields(const Layer& l, PlanarTask&, std::vector<PlanarGain>& gains) {
+  gains = golden::lut_entries(l.lut);
+}
 
 // In golden::net::Op's order.
-const std::array<OpInfo, 9> kTable = {{
+const std::array<OpInfo, 10> kTable = {{
     {.op = Op::kConv,
      .task = TaskOp::kConv,
      .neural = true,
@@ -198,6 +202,13 @@ const std::array<OpInfo, 9> kTable = {{
      .planar = PlanarOp::kActivation,
      .shape = same_shape,
      .planar_fields = no_fields,
+     .macs = no_macs},
+    {.op = Op::kLut,
+     .task = TaskOp::kElementwise,
+     .neural = false,
+     .planar = PlanarOp::kLut,
+     .shape = same_shape,
+     .planar_fields = lut_fields,
      .macs = no_macs},
 }};
 

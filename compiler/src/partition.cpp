@@ -211,10 +211,11 @@ void partition(const Target& t, Graph& g) {
       const golden::net::Layer& l = t.n.layers[node.layer];
       if (g.gain_layer) {
         throw CompileError(
-            fmt::format("layer {}: a second gain_bias layer (after {}): the planar gain table "
-                        "holds one layer's gains, written before the task unit starts; "
+            fmt::format("layer {}: a second {} layer (after {}, {}): the planar gain table "
+                        "holds one layer's gains or LUT, written before the task unit starts; "
                         "sequence this network by the host{}",
-                        l.name, t.n.layers[*g.gain_layer].name,
+                        l.name, golden::net::op_name(l.op), t.n.layers[*g.gain_layer].name,
+                        golden::net::op_name(t.n.layers[*g.gain_layer].op),
                         t.dma ? "" : ", or load the gains through the DMA (without --host-io)"),
             static_cast<int>(node.layer), t.dma);
       }

@@ -289,6 +289,9 @@ class NpuBench {
               : "agu.dataflows has neither conv nor fc: no neural layer");
     }
     s.goal("planar layers run", planar_layers_, false);
+    if (kD.planar.generates(PlanarOp::kLut)) {
+      s.goal("LUT layers run (the table in the gain table's rows)", lut_layers_, false);
+    }
     s.goal("inputs written im2col'd for their convolution", packed_, false);
     if (kD.seq.zs) s.goal("layers run on the zero-skipping array", zs_layers_, false);
     if (kD.vq) {
@@ -607,6 +610,7 @@ class NpuBench {
     }
     for (const auto& l : prog.layers) {
       (l.neural ? neural_layers_ : planar_layers_) += 1;
+      lut_layers_ += l.op == net::Op::kLut ? 1 : 0;
       zs_layers_ += l.zs_steps != 0 ? 1 : 0;
       banded_ += l.tasks > 1 ? 1 : 0;
       kept_ += l.out.mem ? 1 : 0;
@@ -1086,6 +1090,7 @@ class NpuBench {
   uint64_t prog_raw_loads_ = 0, prog_relocated_ = 0;
   // The finished programs' figures.
   uint64_t neural_layers_ = 0, planar_layers_ = 0, zs_layers_ = 0, banded_ = 0, kept_ = 0;
+  uint64_t lut_layers_ = 0;
   uint64_t packed_ = 0, mem_writes_ = 0, input_dma_words_ = 0, dma_rows_ = 0;
   bool stores_wanted_ = false;
   std::vector<std::string> program_lines_;

@@ -70,6 +70,10 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
   const golden::PlanarParams& pl = d.planar;
   Network n;
   n.has_arithmetic = true;
+  // Draws that came after the others were fixed (LUT layers): from their own generator, so
+  // that every other draw, and the scenarios seeds were chosen for, stay as they were.
+  std::mt19937_64 late = rng;
+  late.seed(late() ^ 0x4c55547461626c65ULL);
   const int max_hw =
       static_cast<int>(std::min({agu.max_height, agu.max_width, pl.max_height, pl.max_width, 12U}));
   const int max_c = static_cast<int>(std::min({agu.max_channels, pl.max_channels, 3 * d.lanes()}));
@@ -289,6 +293,23 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
       case Op::kActivation:
         l.act_min = range(rng, -128, 0);
         l.act_max = range(rng, l.act_min, 127);
+        // Two activations in three become a LUT (with that clamp): a table of random bytes, a
+        // ramp (a sigmoid's shape, clipped) or a constant, and its own output zero point.
+        if (pl.generates(golden::PlanarOp::kLut) && late() % 3 != 0) {
+          l.op = Op::kLut;
+          const auto kind = late() % 3;
+          const int slope = range(late, 1, 4), offset = range(late, -64, 64);
+          for (int v = 0; v < 256; ++v) {
+            const int ramp = std::clamp((v - 128) * slope / 2 + offset, -128, 127);
+            l.lut[static_cast<size_t>(v)] = static_cast<int8_t>(kind == 0   ? range(late, -128, 127)
+                                                                : kind == 1 ? ramp
+                                                                            : offset);
+          }
+          l.lut_function = "random table";
+          out_zp = range(late, -128, 127);
+        }
+        break;
+      case Op::kLut:  // drawn as an activation (above)
         break;
     }
     l.zero_point = out_zp;

@@ -446,7 +446,9 @@ class PlanarBench {
   // Cycles from programming a task to its start: its register writes (a two-cycle APB
   // transfer each, and idle cycles between them), its gain table rows.
   static uint64_t program_cycles(const PlanarTask& t) {
-    const uint64_t rows = t.op == PlanarOp::kGainBias ? (t.channels + kV - 1) / kV : 0;
+    const uint64_t rows = t.op == PlanarOp::kGainBias ? (t.channels + kV - 1) / kV
+                          : t.op == PlanarOp::kLut    ? kP.lut_rows()
+                                                      : 0;
     return 4 * csr::task_writes(t).size() + rows + 2;
   }
   // The cycle a task programmed into group g now would start at the earliest: after the
@@ -504,9 +506,10 @@ class PlanarBench {
     for (unsigned o = 0; o < kPlanarOpCount; ++o) {
       const auto op = static_cast<PlanarOp>(o);
       if (!kP.generates(op)) continue;
-      // The gain table is shared: one gain task enabled at a time.
-      if (op == PlanarOp::kGainBias && running_[g ^ 1U] &&
-          running_[g ^ 1U]->t.op == PlanarOp::kGainBias) {
+      // The gain table (which holds the LUT) is shared: one task that reads it enabled at a
+      // time.
+      auto reads_table = [](PlanarOp o) { return o == PlanarOp::kGainBias || o == PlanarOp::kLut; };
+      if (reads_table(op) && running_[g ^ 1U] && reads_table(running_[g ^ 1U]->t.op)) {
         continue;
       }
       ops.push_back(op);
@@ -775,14 +778,15 @@ class PlanarBench {
     auto above = [](unsigned max, unsigned field_max) { return std::min(max + 1, field_max); };
     switch (draw(0, 29)) {
       case 0:
-        t.op = static_cast<PlanarOp>(7);  // unknown
-        break;
-      case 1:  // an operation not generated (or, with all seven, an unknown one)
-        t.op = static_cast<PlanarOp>(7);
+      case 1: {  // an operation not generated (MODE.OP's eight values are all operations;
+                 // with every one generated, a height of 0)
+        bool all = true;
         for (unsigned o = 0; o < kPlanarOpCount; ++o) {
-          if (!kP.generates(static_cast<PlanarOp>(o))) t.op = static_cast<PlanarOp>(o);
+          if (!kP.generates(static_cast<PlanarOp>(o))) t.op = static_cast<PlanarOp>(o), all = false;
         }
+        if (all) t.height = 0;
         break;
+      }
       case 2:
         t.height = 0;
         break;
@@ -930,6 +934,27 @@ class PlanarBench {
           // -31 to 30, and now and then -32, which the field means as -31.
           e.shift = draw(0, 40) == 0 ? -32 : static_cast<int>(draw(0, 61)) - 31;
           gains.push_back(e);
+        }
+        params_.emplace_back(row, entries);
+      }
+    } else if (t->op == PlanarOp::kLut) {
+      // A table of random bytes, or now and then a monotone one (a sigmoid's shape) or a
+      // constant; the rows' entries beyond the LUT's are random (never read).
+      npugen::golden::PlanarLut lut{};
+      const unsigned kind = draw(0, 5);
+      for (unsigned i = 0; i < lut.size(); ++i) {
+        lut[i] = static_cast<int8_t>(kind == 0   ? static_cast<int>(i) / 2 - 64
+                                     : kind == 1 ? -128
+                                                 : static_cast<int>(draw(0, 255)) - 128);
+      }
+      gains = npugen::golden::lut_entries(lut);
+      for (unsigned row = 0; row < kP.lut_rows(); ++row) {
+        std::vector<PlanarGain> entries(kV);
+        for (unsigned l = 0; l < kV; ++l) {
+          const size_t e = size_t{row} * kV + l;
+          entries[l] = e < gains.size() ? gains[e]
+                                        : PlanarGain{static_cast<int32_t>(rng_()),
+                                                     static_cast<int32_t>(rng_()), 0};
         }
         params_.emplace_back(row, entries);
       }

@@ -118,6 +118,39 @@ TEST_CASE("the reference interpreter on hand-computed layers", "[network]") {
   CHECK(r.file->network.layers[1].window.stride_y == 2);
 }
 
+TEST_CASE("a lut layer: a function's table as ONNX Runtime quantizes it, or a table given",
+          "[network]") {
+  Scratch s;
+  std::vector<int64_t> table(256);
+  for (int i = 0; i < 256; ++i) table[static_cast<size_t>(i)] = 127 - i;  // y = -1 - x
+  s.npy("t.npy", util::NpyType::kInt8, {256}, table);
+  const auto r = s.read(
+      "input: {height: 1, width: 4, channels: 1, zero_point: 2}\n"
+      "layers:\n"
+      "  - {name: h, op: lut, function: hard_sigmoid, alpha: 0.25, beta: 0.5,\n"
+      "     input_scale: 0.5, output_scale: 0.125, output_zero_point: -4}\n"
+      "  - {name: t, op: lut, function: table, table: t.npy, clamp: [-6, 100]}\n"
+      "  - {name: l, op: lut, function: leaky_relu, input_scale: 1, output_scale: 0.5,\n"
+      "     inputs: [input]}\n");
+  for (const auto& d : r.diagnostics) FAIL(d.format());
+  REQUIRE(r.file);
+  const auto& layers = r.file->network.layers;
+  CHECK(layers[0].op == golden::net::Op::kLut);
+  CHECK(layers[0].zero_point == -4);
+  CHECK(layers[1].zero_point == -4);  // a table keeps its input's zero point
+  golden::reference::Tensor x;
+  x.w = 4;
+  x.data = {2, 4, -6, 9};  // less the zero point, times 0.5: 0, 1, -4, 3.5
+  const auto t = golden::reference::run_network(r.file->network, x);
+  // hard_sigmoid 0.25 x + 0.5 clipped to [0, 1]: 0.5, 0.75, 0, 1; / 0.125: 4, 6, 0, 8; -4.
+  CHECK(t[1].data == std::vector<int8_t>{0, 2, -4, 4});
+  // The table -1 - x: -1, -3, 3, -5; clamped to [-6, 100].
+  CHECK(t[2].data == std::vector<int8_t>{-1, -3, 3, -5});
+  // leaky_relu (alpha 0.01) of 0, 2, -8, 7 (scale 1): 0, 2, -0.08, 7; / 0.5: 0, 4, -0.16, 14
+  // (rounded half to even: -0.16 -> 0); the output zero point is the input's, 2.
+  CHECK(t[3].data == std::vector<int8_t>{2, 6, 2, 16});
+}
+
 TEST_CASE("bad network files name the line and the problem", "[network]") {
   Scratch s;
   s.npy("w8.npy", util::NpyType::kInt8, {4, 3, 3, 2}, std::vector<int64_t>(72, 1));
@@ -153,6 +186,20 @@ TEST_CASE("bad network files name the line and the problem", "[network]") {
       {head + "  - {name: p, op: reduce, function: mean}\n", "layers[0].function"},
       {head + "  - {name: a, op: add, inputs: [input, b]}\n",
        "layer a reads b, which is not an earlier layer"},
+      {head + "  - {name: f, op: lut, input_scale: 1, output_scale: 1}\n",
+       "n.yaml:3:5: error: layers[0].function: layer f: lut needs its function"},
+      {head + "  - {name: f, op: lut, function: gelu}\n", "layers[0].function"},
+      {head + "  - {name: f, op: lut, function: sigmoid, input_scale: 0.1}\n",
+       "layers[0].output_scale: layer f: function sigmoid needs its output_scale"},
+      {head + "  - {name: f, op: lut, function: table}\n",
+       "layers[0].table: layer f: function table needs its table"},
+      {head + "  - {name: f, op: lut, function: table, table: b.npy}\n",
+       "b.npy: expected int8 [256], got <i4 [4]"},
+      {head + "  - {name: f, op: lut, function: tanh, input_scale: 1, output_scale: 1, "
+              "table: b.npy}\n",
+       "a table is given with function tanh"},
+      {head + "  - {name: f, op: lut, function: tanh, input_scale: 0, output_scale: 1}\n",
+       "layers[0].input_scale"},
   };
   for (const auto& [text, expected] : cases) {
     INFO(text);

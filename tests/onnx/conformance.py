@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ONNX's own operator conformance cases through npugen (issue 16): every single-node case
 the onnx package's backend test collection has for QLinearConv, QLinearMatMul, ConvInteger,
-MatMulInteger, MaxPool, AveragePool, Relu, Add and Flatten, wrapped as npugen needs it,
-through npugen's reference interpreter (`npugen reference`), and the ones it imports through
+MatMulInteger, MaxPool, AveragePool, Relu, Add, Flatten and the element-wise functions npugen
+runs as a LUT (Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu), wrapped as npugen
+needs it, through npugen's reference interpreter (`npugen reference`), and the ones it imports through
 the verilated NPU (`npugen run`) too. A test tool, not part of the product.
 
 Wrapping: the graph's one float input is quantized by a QuantizeLinear (the integer ops: the
@@ -31,7 +32,7 @@ warnings.filterwarnings("ignore")
 from onnx.backend.test.case.node import collect_testcases  # noqa: E402
 
 OPS = {"QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger", "MaxPool", "AveragePool",
-       "Relu", "Add", "Flatten"}
+       "Relu", "Add", "Flatten", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "LeakyRelu", "Elu"}
 INTEGER = {"QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 
 

@@ -44,7 +44,9 @@ class Harness {
   uint64_t run(const PlanarTask& t, const std::vector<PlanarGain>& gains, unsigned latency,
                unsigned ready) {
     const unsigned v = p_.beat_lanes();
-    for (unsigned row = 0; row * v < t.channels; ++row) {
+    // The rows of the task's channels (gain_bias), or the LUT's (lut).
+    const unsigned rows = t.op == PlanarOp::kLut ? p_.lut_rows() : (t.channels + v - 1) / v;
+    for (unsigned row = 0; row < rows; ++row) {
       PlanarInputs in = idle();
       in.param_we = true, in.param_row = row;
       in.param.assign(gains.begin() + row * v, gains.begin() + row * v + v);
@@ -176,7 +178,7 @@ TEST_CASE("the planar golden model's output tensors equal the plain reference's"
     for (int trial = 0; trial < 70; ++trial) {
       const auto op = static_cast<PlanarOp>(trial % kPlanarOpCount);
       const PlanarTask t = random_task(p, rng, op);
-      std::vector<PlanarGain> gains(p.max_beats() * p.beat_lanes());
+      std::vector<PlanarGain> gains(p.table_rows() * p.beat_lanes());
       for (auto& g : gains) {
         g.bias = static_cast<int32_t>(rng() % 2001) - 1000;
         g.multiplier = static_cast<int32_t>((1U << 30) + rng() % (1U << 30));
@@ -227,7 +229,7 @@ TEST_CASE("the planar register map is consistent and a task survives its registe
 
 TEST_CASE("each planar refusal rule refuses", "[planar]") {
   PlanarParams p = params(4, 1, 3);
-  p.modes &= ~planar_op_bit(PlanarOp::kGainBias);
+  p.modes &= ~(planar_op_bit(PlanarOp::kGainBias) | planar_op_bit(PlanarOp::kLut));
   const PlanarTask ok = PlanarTask::dense(p, PlanarOp::kMaxPool, 4, 4, 4, 1);
   REQUIRE(planar_refusal(p, ok).empty());
   auto refused = [&](auto&& change) {
@@ -235,8 +237,8 @@ TEST_CASE("each planar refusal rule refuses", "[planar]") {
     change(t);
     return planar_refusal(p, t);
   };
-  CHECK(refused([](PlanarTask& t) { t.op = static_cast<PlanarOp>(7); }) ==
-        "operation 7 is unknown");
+  // MODE.OP's eight values are all operations (7: lut); one not generated is refused.
+  CHECK(refused([](PlanarTask& t) { t.op = PlanarOp::kLut; }) == "operation lut is not generated");
   CHECK(refused([](PlanarTask& t) { t.op = PlanarOp::kGainBias; }) ==
         "operation gain_bias is not generated");
   CHECK(refused([](PlanarTask& t) { t.height = 10; }) ==

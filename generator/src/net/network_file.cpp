@@ -9,6 +9,7 @@
 #include <map>
 
 #include "config/schema_reader.hpp"
+#include "net/lut_function.hpp"
 #include "npugen/golden/post/requant.hpp"
 #include "sched/task_file.hpp"
 #include "util/input_file.hpp"
@@ -262,6 +263,69 @@ struct Window {
   int out_h = 1, out_w = 1;
 };
 
+// A lut layer's table: a function of the input's and the output's scales, computed as ONNX
+// Runtime computes DequantizeLinear -> f -> QuantizeLinear (net/lut_function.hpp), or given
+// as an int8 .npy of 256 entries. Returns the output's zero point.
+int32_t lut_layer(Section& s, LayerReader& lr, Layer& l, int32_t x_zp) {
+  const std::string fn = s.choice(
+      "function", "", "sigmoid, tanh, hard_sigmoid, hard_swish, leaky_relu, elu, silu or table",
+      "lut: the element-wise function its 256-entry table computes (docs/network.md), or table "
+      "(the entries given).",
+      [](const std::string& v) { return v == "table" || lut_function_of(v).has_value(); });
+  const auto f = lut_function_of(fn);
+  const float alpha = static_cast<float>(
+      s.number("alpha", {-1e6, 1e6, f ? default_alpha(*f) : 0.0,
+                         "lut: the function's alpha (leaky_relu 0.01, elu 1, hard_sigmoid 0.2, "
+                         "silu 1: ONNX's defaults)."}));
+  const float beta = static_cast<float>(
+      s.number("beta", {-1e6, 1e6, f ? default_beta(*f) : 0.0, "lut: hard_sigmoid's beta (0.5)."}));
+  LutQuant q;
+  q.x_zero_point = x_zp;
+  q.x_scale = static_cast<float>(s.number(
+      "input_scale", {1e-30, 1e30, 1.0, "lut: the input's scale (a float32; the function's)."}));
+  q.y_scale = static_cast<float>(s.number(
+      "output_scale", {1e-30, 1e30, 1.0, "lut: the output's scale (a float32; the function's)."}));
+  q.y_zero_point = static_cast<int32_t>(
+      s.integer("output_zero_point",
+                {-128, 127, x_zp, "lut: the output's zero point (default: the input's)."}));
+  const YAML::Node* table =
+      s.value("table", "file", ".npy, int8 [256]",
+              "lut, function table: the output for every input x, at x + 128.");
+  if (f) {
+    for (const char* key : {"input_scale", "output_scale"}) {
+      if (!s.has(key)) {
+        lr.error(s.location_of(key), s.path_of(key),
+                 fmt::format("layer {}: function {} needs its {}", l.name, fn, key));
+      }
+    }
+    if (table != nullptr) {
+      lr.error(s.location_of("table"), s.path_of("table"),
+               fmt::format("layer {}: a table is given with function {} (use function: table)",
+                           l.name, fn));
+    }
+    l.lut = lut_table(*f, alpha, beta, q);
+    l.lut_function = lut_description(*f, alpha, beta, q);
+  } else if (fn.empty()) {
+    lr.error(s.location_of("function"), s.path_of("function"),
+             fmt::format("layer {}: lut needs its function (sigmoid, tanh, hard_sigmoid, "
+                         "hard_swish, leaky_relu, elu, silu or table)",
+                         l.name));
+  } else if (fn == "table") {
+    if (table == nullptr) {
+      lr.error(
+          s.location_of("table"), s.path_of("table"),
+          fmt::format("layer {}: function table needs its table (an int8 .npy of 256)", l.name));
+    } else if (!table->IsScalar()) {
+      lr.error(s.location_of("table"), s.path_of("table"),
+               fmt::format("expected a .npy file name, got {}", config::describe_value(*table)));
+    } else if (const auto a = lr.array(s, "table", *table, "int8", 'i', 1, {256})) {
+      for (size_t i = 0; i < l.lut.size(); ++i) l.lut[i] = static_cast<int8_t>(a->values[i]);
+      l.lut_function = "table " + table->Scalar();
+    }
+  }
+  return q.y_zero_point;
+}
+
 }  // namespace
 
 NetworkResult read_network_text(const std::string& text, const std::string& display_name,
@@ -310,10 +374,10 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
     const std::string op = s.choice(
         "op", "conv",
         "conv, fc, max_pool, avg_pool, pool (max_pool, stride 1 and same padding by default), "
-        "add, gain_bias, reduce or activation",
+        "add, gain_bias, reduce, activation or lut",
         "Layer kind.", [](const std::string& v) {
           return v == "conv" || v == "fc" || v == "max_pool" || v == "avg_pool" || v == "pool" ||
-                 v == "add" || v == "gain_bias" || v == "reduce" || v == "activation";
+                 v == "add" || v == "gain_bias" || v == "reduce" || v == "activation" || v == "lut";
         });
     const auto names = s.names("inputs", "Input layers (default: the previous layer).", 0, 2);
     for (const auto& n : names) {
@@ -344,6 +408,7 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
            : op == "add"       ? Op::kAdd
            : op == "gain_bias" ? Op::kGainBias
            : op == "reduce"    ? Op::kReduceSum
+           : op == "lut"       ? Op::kLut
                                : Op::kActivation;
     l.out = x;
     int32_t out_zp = x_zp;
@@ -558,6 +623,9 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
         r.act_min = l.act_min;
         r.act_max = l.act_max;
       }
+    } else if (op == "lut") {
+      out_zp = lut_layer(s, lr, l, x_zp);
+      std::tie(l.act_min, l.act_max) = lr.clamp(s, out_zp, "none");
     } else {
       // Pooling and activation keep their input's quantization.
       std::tie(l.act_min, l.act_max) = lr.clamp(s, x_zp, op == "activation" ? "relu" : "none");

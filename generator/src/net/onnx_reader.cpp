@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "net/lut_function.hpp"
+
 namespace npugen::net {
 
 void quantize_multiplier(double real, int32_t& multiplier, int& shift) {
@@ -75,6 +77,15 @@ const std::map<std::string, std::set<std::string>>& known_attributes() {
       {"Flatten", {"axis"}},
       {"Reshape", {"allowzero"}},
       {"Transpose", {"perm"}},
+      {"QLinearSigmoid", {}},
+      {"QLinearLeakyRelu", {"alpha"}},
+      {"Sigmoid", {}},
+      {"Tanh", {}},
+      {"HardSigmoid", {"alpha", "beta"}},
+      {"HardSwish", {}},
+      {"LeakyRelu", {"alpha"}},
+      {"Elu", {"alpha"}},
+      {"Swish", {"alpha"}},
   };
   return kKnown;
 }
@@ -209,7 +220,7 @@ struct Quant {
 
 // A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
 struct Pending {
-  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation } op = kConv;
+  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation, kLut } op = kConv;
   const onnx::NodeProto* node = nullptr;  ///< the op's node
   Quant x, y;                             ///< inputs (y: add's second)
   std::shared_ptr<Data> w, b;             ///< conv, fc: integer weights and bias (or float)
@@ -217,9 +228,11 @@ struct Pending {
   std::vector<int64_t> w_zps;
   bool b_float = false;
   PoolWindow win;
-  bool global = false;           ///< a global average pool (reduce_sum over H x W)
-  bool transpose_w = false;      ///< fc: weights [IN][K]
-  double lo = -kInf, hi = kInf;  ///< fused Relu or Clip (float)
+  bool global = false;                           ///< a global average pool (reduce_sum over H x W)
+  bool transpose_w = false;                      ///< fc: weights [IN][K]
+  double lo = -kInf, hi = kInf;                  ///< fused Relu or Clip (float)
+  LutFunction function = LutFunction::kSigmoid;  ///< lut: the element-wise function
+  float alpha = 0.0F, beta = 0.0F;               ///< lut: its parameters
   std::vector<std::string> nodes;
 };
 
@@ -825,6 +838,44 @@ class Importer {
     return finish_layer(x.scale, x.zp, x.view);
   }
 
+  // An element-wise function as a LUT layer: its table computed as ONNX Runtime computes
+  // DequantizeLinear -> f -> QuantizeLinear (QLinearSigmoid and QLinearLeakyRelu build theirs
+  // the same way); a Relu or Clip after it (before its QuantizeLinear) is its clamp.
+  Quant lut_layer(const std::vector<std::string>& nodes, const Quant& x, LutFunction f, float alpha,
+                  float beta, double y_scale, int32_t y_zp, double lo, double hi) {
+    gn::Layer& l = new_layer(nodes, gn::Op::kLut, x);
+    LutQuant q;
+    q.x_scale = static_cast<float>(x.scale), q.x_zero_point = x.zp;
+    q.y_scale = static_cast<float>(y_scale), q.y_zero_point = y_zp;
+    l.lut = lut_table(f, alpha, beta, q);
+    l.lut_function = lut_description(f, alpha, beta, q);
+    l.act_min = clamp_q(lo, y_scale, y_zp, true);
+    l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    l.out = model_.file.network.shape_of(x.t);
+    return finish_layer(y_scale, y_zp, x.view);
+  }
+
+  // The LUT function of an ONNX operator (Sigmoid ... Swish; QLinearSigmoid and
+  // QLinearLeakyRelu are their quantized forms), its alpha and beta from its attributes.
+  static std::optional<LutFunction> lut_function(const onnx::NodeProto& n, float& alpha,
+                                                 float& beta) {
+    static const std::map<std::string, LutFunction> kFunctions = {
+        {"Sigmoid", LutFunction::kSigmoid},
+        {"QLinearSigmoid", LutFunction::kSigmoid},
+        {"Tanh", LutFunction::kTanh},
+        {"HardSigmoid", LutFunction::kHardSigmoid},
+        {"HardSwish", LutFunction::kHardSwish},
+        {"LeakyRelu", LutFunction::kLeakyRelu},
+        {"QLinearLeakyRelu", LutFunction::kLeakyRelu},
+        {"Elu", LutFunction::kElu},
+        {"Swish", LutFunction::kSilu}};
+    const auto it = kFunctions.find(n.op_type());
+    if (it == kFunctions.end()) return std::nullopt;
+    alpha = static_cast<float>(float_attr(n, "alpha").value_or(default_alpha(it->second)));
+    beta = static_cast<float>(float_attr(n, "beta").value_or(default_beta(it->second)));
+    return it->second;
+  }
+
   // Relu's and Clip's float bounds.
   std::pair<double, double> bounds(const onnx::NodeProto& n) {
     if (n.op_type() == "Relu") return {0.0, kInf};
@@ -1059,6 +1110,25 @@ class Importer {
       } else {
         fail(n, "it clamps a float tensor that is not quantized");
       }
+    } else if (float alpha = 0, beta = 0; const auto f = lut_function(n, alpha, beta)) {
+      if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu") {
+        const Quant x = quant_in(n, 0);
+        same_input_q(n, x, 1, 2);
+        bool u8 = false;
+        const auto [ys, yz] = activation_q(n, 3, 4, &u8);
+        set(n, typed(lut_layer({node_name(n)}, x, *f, alpha, beta, ys, yz, -kInf, kInf), u8));
+      } else {
+        // DequantizeLinear -> f -> QuantizeLinear: pending until the QuantizeLinear.
+        Value p;
+        p.kind = Value::kPending;
+        p.p.op = Pending::kLut;
+        p.p.node = &n;
+        p.p.x = deq_in(n, 0);
+        p.p.function = *f;
+        p.p.alpha = alpha, p.p.beta = beta;
+        p.p.nodes = {node_name(n)};
+        set(n, p);
+      }
     } else if (op == "Flatten" || op == "Reshape") {
       reshape(n);
     } else if (op == "Transpose") {
@@ -1140,6 +1210,9 @@ class Importer {
         break;
       case Pending::kAdd:
         set(n, typed(add(nodes, *p.node, p.x, p.y, s, z, p.lo, p.hi), u8));
+        break;
+      case Pending::kLut:
+        set(n, typed(lut_layer(nodes, p.x, p.function, p.alpha, p.beta, s, z, p.lo, p.hi), u8));
         break;
       case Pending::kActivation: {
         if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {

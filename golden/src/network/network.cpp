@@ -22,6 +22,8 @@ const char* op_name(Op op) {
       return "reduce_max";
     case Op::kActivation:
       return "activation";
+    case Op::kLut:
+      return "lut";
   }
   return "?";
 }

@@ -43,6 +43,9 @@ std::vector<Tensor> run_network(const net::Network& network, const Tensor& input
       case net::Op::kActivation:
         y = clamp(x, l.act_min, l.act_max);
         break;
+      case net::Op::kLut:
+        y = lookup(x, l.lut, l.act_min, l.act_max);
+        break;
     }
     tensors.push_back(std::move(y));
   }

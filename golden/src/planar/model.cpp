@@ -53,7 +53,9 @@ PlanarModel::PlanarModel(const PlanarParams& params)
           std::vector<int32_t>(static_cast<size_t>(params.lb_depth()) * params.beat_lanes(), 0)),
       cb_(params.lb_banks(),
           std::vector<int32_t>(static_cast<size_t>(params.table_rows()) * params.beat_lanes(), 0)),
-      table_(static_cast<size_t>(params.table_rows()) * params.beat_lanes()),
+      // Zero, as the LUT's flip-flops reset (the table's RAM has no reset; it is written
+      // before a gain_bias task reads it).
+      table_(static_cast<size_t>(params.param_rows()) * params.beat_lanes(), PlanarGain{0, 0, 0}),
       pipe_(params.pipeline_stages) {
   out_.data.assign(params.beat_lanes(), 0);
   const regmap::Group& g = map_.groups.front();
@@ -275,6 +277,9 @@ PlanarModel::Lanes PlanarModel::stage_a(const PlanarBeat& b, const std::vector<i
         case PlanarOp::kReduceSum:
           x[l] = int32_t{a[l]} - t.a_zero_point;
           break;
+        case PlanarOp::kLut:  // the LUT's flip-flops: the gain table's bytes as written
+          x[l] = lut_byte(table_, static_cast<unsigned>(int{a[l]} + 128));
+          break;
         default:
           x[l] = a[l];
       }
@@ -356,6 +361,7 @@ std::vector<int8_t> PlanarModel::stage_b() const {
       }
       case PlanarOp::kReduceMax:
       case PlanarOp::kActivation:
+      case PlanarOp::kLut:
         y[l] = clamp8(a, t.act_min, t.act_max);
         break;
     }
@@ -540,8 +546,8 @@ void PlanarModel::tick(const PlanarInputs& in) {
   }
 
   // The gain table's write port.
-  const unsigned row = in.param_row & ((1U << field_bits(p_.table_rows())) - 1);  // the port
-  if (in.param_we && row < p_.table_rows()) {
+  const unsigned row = in.param_row & ((1U << field_bits(p_.param_rows())) - 1);  // the port
+  if (in.param_we && row < p_.param_rows()) {
     for (unsigned l = 0; l < v; ++l) table_[static_cast<size_t>(row) * v + l] = in.param[l];
   }
 }

@@ -24,8 +24,30 @@ const char* planar_op_name(PlanarOp op) {
       return "reduce_max";
     case PlanarOp::kActivation:
       return "activation";
+    case PlanarOp::kLut:
+      return "lut";
   }
   return "?";
+}
+
+int8_t lut_byte(std::span<const PlanarGain> entries, unsigned i) {
+  const PlanarGain& e = entries[i / PlanarParams::kLutBytesPerEntry];
+  const unsigned k = i % PlanarParams::kLutBytesPerEntry;
+  const auto word = static_cast<uint32_t>(k < 4 ? e.bias : e.multiplier);
+  return static_cast<int8_t>(static_cast<uint8_t>(word >> (8 * (k % 4))));
+}
+
+std::vector<PlanarGain> lut_entries(const PlanarLut& lut) {
+  std::vector<PlanarGain> e(PlanarParams::kLutEntries / PlanarParams::kLutBytesPerEntry);
+  for (size_t n = 0; n < e.size(); ++n) {
+    uint32_t word[2] = {0, 0};
+    for (unsigned k = 0; k < PlanarParams::kLutBytesPerEntry; ++k) {
+      word[k / 4] |= uint32_t{static_cast<uint8_t>(lut[n * PlanarParams::kLutBytesPerEntry + k])}
+                     << (8 * (k % 4));
+    }
+    e[n] = PlanarGain{static_cast<int32_t>(word[0]), static_cast<int32_t>(word[1]), 0};
+  }
+  return e;
 }
 
 unsigned PlanarTask::out_height() const {
@@ -246,7 +268,7 @@ regmap::RegisterMap register_map(const PlanarParams& p) {
        "The operation.",
        {rw("OP", kOpLsb, 3,
            "0 max_pool, 1 avg_pool, 2 add, 3 gain_bias, 4 reduce_sum, 5 reduce_max, "
-           "6 activation (INFO.MODES: those generated; another is refused)"),
+           "6 activation, 7 lut (INFO.MODES: those generated; another is refused)"),
         rw("AXIS", kAxisBit, 1,
            "reductions: 0 over H x W per channel, 1 over the channels per pixel"),
         Field{"LEFT_SHIFT", kLeftShiftLsb, 5, Access::kRW, 20, false,

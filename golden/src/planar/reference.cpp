@@ -105,6 +105,13 @@ Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max) {
   return out;
 }
 
+Tensor lookup(const Tensor& x, const std::array<int8_t, 256>& table, int32_t act_min,
+              int32_t act_max) {
+  Tensor out = x;
+  for (auto& v : out.data) v = clamp8(table[static_cast<size_t>(int{v} + 128)], act_min, act_max);
+  return out;
+}
+
 namespace {
 
 // Every output element of a reduction with the input values it reduces.

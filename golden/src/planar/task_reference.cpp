@@ -1,6 +1,7 @@
 #include "npugen/golden/planar/task_reference.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "npugen/golden/planar/reference.hpp"
 
@@ -52,6 +53,11 @@ std::vector<int8_t> planar_reference_output(const PlanarTask& t, const reference
       return reference::reduce_max(a, axis, t.act_min, t.act_max).data;
     case PlanarOp::kActivation:
       return reference::clamp(a, t.act_min, t.act_max).data;
+    case PlanarOp::kLut: {
+      std::array<int8_t, 256> table{};
+      for (unsigned i = 0; i < table.size(); ++i) table[i] = lut_byte(gains, i);
+      return reference::lookup(a, table, t.act_min, t.act_max).data;
+    }
   }
   return {};
 }

@@ -252,7 +252,7 @@ elab::SvConstants Design::constants() const {
       SvConstant::integer("HostAddrBits", g.host_addr_bits(), "Bits of the host port's address."),
       SvConstant::integer("HostDataBits", g.host_data_bits(), "Bits of the host port's data."),
       SvConstant::integer("TargetBits", golden::kHostTargetBits, "Bits of a host-port target."),
-      SvConstant::integer("GainRowBits", golden::field_bits(uint64_t{g.planar.table_rows()}),
+      SvConstant::integer("GainRowBits", golden::field_bits(uint64_t{g.planar.param_rows()}),
                           "Bits of a planar gain-table row."),
       SvConstant::integer("ShiftBits", golden::PlanarParams::kShiftBits, "Bits of a gain shift."),
       SvConstant::integer("ApbAddrBits", kAddrBits, "Bits of the APB port's address."),

@@ -34,6 +34,7 @@ BlockFiles Design::emit(const elab::Design& design, util::FileMap& files) const 
   d.set("has_add", emit::flag(params.generates(PlanarOp::kAdd)));
   d.set("has_gain", emit::flag(params.generates(PlanarOp::kGainBias)));
   d.set("has_avg", emit::flag(params.generates(PlanarOp::kAvgPool)));
+  d.set("has_lut", emit::flag(params.generates(PlanarOp::kLut)));
   const bool has_mul = params.generates(PlanarOp::kAvgPool) || params.generates(PlanarOp::kAdd) ||
                        params.generates(PlanarOp::kGainBias) ||
                        params.generates(PlanarOp::kReduceSum);

@@ -57,8 +57,8 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
             "Each adds a cycle to a task's last write.");
   const auto names = s.names("modes",
                              "The operations generated: max_pool, avg_pool, add, gain_bias, "
-                             "reduce_sum, reduce_max, activation; a task asking for another is "
-                             "refused at run time. Absent: all seven.",
+                             "reduce_sum, reduce_max, activation, lut; a task asking for "
+                             "another is refused at run time. Absent: all eight.",
                              1, static_cast<int>(golden::kPlanarOpCount));
   if (!names.empty()) {
     p.modes = 0;
@@ -76,7 +76,7 @@ PlanarConfig read_section(config::Reader& r, config::Section& root, const config
       if (!known) {
         r.refuse(n.location, s.path_of("modes"),
                  fmt::format("unknown mode '{}': expected max_pool, avg_pool, add, gain_bias, "
-                             "reduce_sum, reduce_max or activation",
+                             "reduce_sum, reduce_max, activation or lut",
                              util::shorten(n.text)));
       }
     }
@@ -175,6 +175,7 @@ class PlanarBlock : public SectionBlock<PlanarConfig> {
         golden::field_bits(uint64_t{std::max(p.max_height, p.max_width)} + p.max_pad + 1));
     d->beat_bits = static_cast<int>(golden::field_bits(uint64_t{p.max_beats()} + 1));
     d->row_bits = static_cast<int>(golden::field_bits(p.table_rows()));
+    d->param_row_bits = static_cast<int>(golden::field_bits(p.param_rows()));
     d->count_bits = static_cast<int>(golden::field_bits(uint64_t{p.beat_lanes()} + 1));
     d->bank_bits = static_cast<int>(golden::field_bits(p.lb_banks()));
     d->lb_addr_bits = static_cast<int>(golden::field_bits(p.lb_depth()));
@@ -288,6 +289,8 @@ elab::SvConstants Design::constants() const {
                           "Bits of the output row and column counters."),
       SvConstant::integer("BeatBits", beat_bits, "Bits of the beat-in-pixel counter."),
       SvConstant::integer("RowBits", row_bits, "Bits of a gain-table row."),
+      SvConstant::integer("ParamRowBits", param_row_bits,
+                          "Bits of a parameter-port row: the gain table's, and the LUT's."),
       SvConstant::integer("TableRows", p.table_rows(),
                           "Rows of the gain table: ceil(MaxChannels / BeatLanes), at least 2."),
       SvConstant::integer("CountBits", count_bits, "Bits of a beat's channel count (1 to V)."),

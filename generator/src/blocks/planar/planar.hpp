@@ -38,6 +38,7 @@ class Design : public BlockDesign {
   int out_dim_bits = 1;         ///< output row and column counters
   int beat_bits = 1;            ///< beat-in-pixel counter
   int row_bits = 1;             ///< gain-table row
+  int param_row_bits = 1;       ///< parameter port's row (the gain table's and the LUT's)
   int count_bits = 1;           ///< channels of a beat (1 to V)
   int bank_bits = 1;            ///< line-buffer bank
   int lb_addr_bits = 1;         ///< line-buffer entry

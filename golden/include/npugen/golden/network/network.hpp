@@ -7,6 +7,7 @@
 // a layer reads the tensors its `inputs` name (earlier ones only).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,6 +28,7 @@ enum class Op : uint8_t {
   kReduceSum,   ///< sum over H x W or the channels, scaled as a gain
   kReduceMax,   ///< maximum over H x W or the channels
   kActivation,  ///< the clamp alone (relu: act_min = the zero point)
+  kLut,         ///< a 256-entry table: lut[x + 128], then the clamp
 };
 
 /// The layer kind as the network file writes it.
@@ -68,6 +70,8 @@ struct Layer {
   reference::ReduceAxis axis = reference::ReduceAxis::kSpatial;  ///< reductions
   int32_t reduce_input_zero_point = 0;                           ///< reduce_sum
   std::vector<Requant> reduce_output;                            ///< reduce_sum [C']
+  std::array<int8_t, 256> lut{};  ///< lut: the output for input x at x + 128
+  std::string lut_function;       ///< lut: what the table computes (messages, reports)
 };
 
 struct Network {

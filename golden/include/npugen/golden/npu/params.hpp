@@ -47,7 +47,7 @@ struct NpuDesign {
   }
   /// (With VQ also a codebook row: log2 N bits.)
   [[nodiscard]] unsigned host_addr_bits() const {
-    const unsigned bits = std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.table_rows()}));
+    const unsigned bits = std::max(seq.mem_addr_bits(), field_bits(uint64_t{planar.param_rows()}));
     return vq ? std::max(bits, vq->index_bits()) : bits;
   }
   /// The DMA's rows: memory words a buffer word, a weight-store row, a post parameter group

@@ -5,7 +5,9 @@
 // definition of the registers. docs/planar.md describes the engine.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,9 +27,11 @@ enum class PlanarOp : unsigned {
                     ///< requantized with OUT_MULTIPLIER and OUT_SHIFT
   kReduceMax = 5,   ///< the largest x over H x W or over the channels, clamped
   kActivation = 6,  ///< the clamp alone (relu: ACT_MIN = the zero point)
+  kLut = 7,         ///< a 256-entry table, clamped: clamp(LUT[x + 128]) (the LUT: lut_byte)
 };
-inline constexpr unsigned kPlanarOpCount = 7;
-/// "max_pool", "avg_pool", "add", "gain_bias", "reduce_sum", "reduce_max", "activation".
+inline constexpr unsigned kPlanarOpCount = 8;
+/// "max_pool", "avg_pool", "add", "gain_bias", "reduce_sum", "reduce_max", "activation",
+/// "lut".
 const char* planar_op_name(PlanarOp op);
 constexpr unsigned planar_op_bit(PlanarOp op) { return 1U << static_cast<unsigned>(op); }
 /// Whether the operation slides a window (reads the WINDOW register).
@@ -56,11 +60,13 @@ struct PlanarParams {
   /// The smallest shift the gain table's 6-bit field means: -32 is taken as -31.
   static constexpr int kMinTableShift = -31;
   static constexpr unsigned kMaxReadLatency = 8;
-  static constexpr unsigned kShiftBits = 6;      ///< a signed shift, -31 to 30
-  static constexpr unsigned kMaxLeftShift = 23;  ///< ADD's (x - zp) << left_shift fits int32
-  static constexpr unsigned kHBits = 12;         ///< an H-filter result: 15 int8 taps summed
-  static constexpr unsigned kAccBits = 32;       ///< the accumulators and ADD's sums
-  static constexpr unsigned kMaxOutStages = 8;   ///< output pipeline registers at most
+  static constexpr unsigned kShiftBits = 6;         ///< a signed shift, -31 to 30
+  static constexpr unsigned kMaxLeftShift = 23;     ///< ADD's (x - zp) << left_shift fits int32
+  static constexpr unsigned kHBits = 12;            ///< an H-filter result: 15 int8 taps summed
+  static constexpr unsigned kAccBits = 32;          ///< the accumulators and ADD's sums
+  static constexpr unsigned kMaxOutStages = 8;      ///< output pipeline registers at most
+  static constexpr unsigned kLutEntries = 256;      ///< the LUT: one int8 for every int8 input
+  static constexpr unsigned kLutBytesPerEntry = 8;  ///< LUT bytes in a gain-table entry
 
   unsigned lanes = 8;             ///< L: channels in a word (pe_array.lanes)
   unsigned words = 1;             ///< W: words a cycle in and out (a beat: W x L channels)
@@ -116,8 +122,18 @@ struct PlanarParams {
   [[nodiscard]] constexpr uint64_t bank_lanes() const {
     return (uint64_t{max_width} + max_pad) * max_beats() * beat_lanes();
   }
-  /// Rows of the gain table: max_beats(), at least two.
+  /// Rows of the gain table that hold the LUT (lut_byte): its 256 bytes are 8 an entry.
+  [[nodiscard]] constexpr unsigned lut_rows() const {
+    return (kLutEntries / kLutBytesPerEntry + beat_lanes() - 1) / beat_lanes();
+  }
+  /// Rows of the gain table (and of the column buffer's banks): max_beats(), at least two.
   [[nodiscard]] constexpr unsigned table_rows() const { return max_beats() > 1 ? max_beats() : 2; }
+  /// Rows the parameter port writes: the gain table's, and with the LUT generated at least
+  /// lut_rows() (rows beyond the gain table's hold LUT bytes only).
+  [[nodiscard]] constexpr unsigned param_rows() const {
+    const unsigned lut = generates(PlanarOp::kLut) ? lut_rows() : 0;
+    return table_rows() > lut ? table_rows() : lut;
+  }
   /// The average's reciprocal table (counts 1 to max_window^2).
   [[nodiscard]] PoolDivider divider() const {
     return PoolDivider::for_counts(max_window * max_window);
@@ -131,6 +147,17 @@ struct PlanarGain {
   int shift = 0;  ///< -31 to 30
   bool operator==(const PlanarGain&) const = default;
 };
+
+/// The LUT (PlanarOp::kLut): the output for every int8 input x at index x + 128.
+using PlanarLut = std::array<int8_t, PlanarParams::kLutEntries>;
+
+/// The LUT's byte i (x + 128) in the gain table's entries (row-major: entry e is row e / V,
+/// lane e % V): entry i / 8, byte i % 8 of its bias (bytes 0 to 3, little-endian) and its
+/// multiplier (4 to 7). The engine keeps those bytes, as they are written, in flip-flops
+/// that every lane reads at once; the shift fields are not used.
+int8_t lut_byte(std::span<const PlanarGain> entries, unsigned i);
+/// The entries (kLutEntries / kLutBytesPerEntry of them, shifts 0) that hold `lut`.
+std::vector<PlanarGain> lut_entries(const PlanarLut& lut);
 
 /// One task as a register group describes it. Addresses and strides are in words (a word:
 /// L channels of a pixel, NHWC); a beat is W consecutive words of one pixel.

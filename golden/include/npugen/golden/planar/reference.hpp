@@ -4,6 +4,7 @@
 // golden model; the requantization is the post unit's plain one (post/reference.hpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -53,6 +54,9 @@ Tensor gain_bias(const Tensor& x, const GainBias& g);
 
 /// The clamp alone (relu: act_min = the zero point).
 Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max);
+/// A 256-entry table: table[x + 128] for every element, then the clamp.
+Tensor lookup(const Tensor& x, const std::array<int8_t, 256>& table, int32_t act_min,
+              int32_t act_max);
 
 /// Reductions. Over H x W per channel (output N x 1 x 1 x C) or over the channels per
 /// pixel (output N x H x W x 1). A sum is of x - x_zp, then scaled as a gain:

@@ -13,7 +13,8 @@
 namespace npugen::golden {
 
 /// The output of task t (dense NHWC of its output shape) on input a (and b for ADD) with the
-/// gain table's entries gains[c] for channel c (gain_bias).
+/// gain table's entries gains[c] for channel c (gain_bias), or the table's entries in row order
+/// (lut: the LUT's bytes, lut_byte).
 std::vector<int8_t> planar_reference_output(const PlanarTask& t, const reference::Tensor& a,
                                             const reference::Tensor& b,
                                             const std::vector<PlanarGain>& gains);
