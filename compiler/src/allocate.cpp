@@ -88,9 +88,10 @@ class Allocator {
       } else {
         planar(node);
       }
-      // The inputs whose last reader this was, and an output nobody reads (but the network's).
+      // The inputs whose last reader this was, and an output nobody reads (but the network's
+      // outputs, which stay to the end).
       for (const size_t x : l.inputs) {
-        if (g_.last_use[x] == node.layer && x != tensors - 1 && live_[x]) {
+        if (g_.last_use[x] == node.layer && !g_.is_output[x] && live_[x]) {
           if (!g_.tensors[x].mem) buffers_.free(g_.tensors[x].buf, g_.tensors[x].base);
           live_[x] = false;
         }
@@ -101,10 +102,10 @@ class Allocator {
 
  private:
   // Tensor x has its space: held until its last reader has run, released at once when no
-  // layer reads it (but the network's output).
+  // layer reads it (but the network's outputs).
   void hold(size_t x) {
     live_[x] = true;
-    if (!g_.last_use[x] && x != g_.tensors.size() - 1) {
+    if (!g_.last_use[x] && !g_.is_output[x]) {
       if (!g_.tensors[x].mem) buffers_.free(g_.tensors[x].buf, g_.tensors[x].base);
       live_[x] = false;
     }
@@ -159,11 +160,11 @@ class Allocator {
     g_.tensors[0].mem = g_.input_at;
   }
 
-  // With the DMA, the last layer's output also goes to memory: to the output area, or where
-  // the tensor already is in memory.
+  // With the DMA, a network output also goes to memory: to its output area, or where the
+  // tensor already is in memory.
   void output_area(size_t i, const ProgramTensor& out) {
-    if (!t_.dma || i + 1 != t_.n.layers.size()) return;
-    g_.output_at = out.mem ? *out.mem : take_data(out.words(t_.d.lanes()));
+    if (!t_.dma || !g_.is_output[i + 1]) return;
+    g_.output_at[i] = out.mem ? *out.mem : take_data(out.words(t_.d.lanes()));
   }
 
   ProgramTensor output_of(const Node& node) const {

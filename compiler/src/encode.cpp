@@ -63,7 +63,7 @@ void enqueue(const Target& t, Graph& g, golden::Program& p) {
     if (task.store) m[p.descriptors[i] + 3] = static_cast<uint32_t>(data + *task.store);
   }
   place_data(p.input_at);
-  place_data(p.output_at);
+  for (golden::ProgramOutput& o : p.outputs) place_data(o.at);
   place_data(p.input.mem);
   for (golden::ProgramLayer& l : p.layers) place_data(l.out.mem);
   m.insert(m.end(), g.data.begin(), g.data.end());
@@ -92,11 +92,12 @@ golden::Program encode(const Target& t, Graph& g) {
   p.packing = g.packing;
   p.layers = std::move(g.layers);
   p.steps = std::move(g.steps);
-  if (t.tasks) {
-    p.input_at = g.input_at;
-    p.output_at = g.output_at;
-    enqueue(t, g, p);
+  if (t.tasks) p.input_at = g.input_at;
+  // The network's outputs, with the DMA each with its area (placed by enqueue).
+  for (const golden::net::NetworkOutput& o : golden::net::network_outputs(t.n)) {
+    p.outputs.push_back({o.tensor - 1, o.name, t.tasks ? g.output_at[o.tensor - 1] : std::nullopt});
   }
+  if (t.tasks) enqueue(t, g, p);
   return p;
 }
 

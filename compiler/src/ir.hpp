@@ -163,16 +163,18 @@ struct Graph {
   // legalize
   std::vector<golden::ProgramTensor> tensors;   ///< per tensor (0 the input): shape, then place
   std::vector<std::optional<size_t>> last_use;  ///< per tensor: its last reader
+  std::vector<bool> is_output;                  ///< per tensor: a network output (kept)
   std::optional<size_t> input_reader;           ///< the network input's one reader
   std::optional<size_t> packed_reader;          ///< the layer that reads the packed input
   golden::InputPacking packing;
   // partition
   std::optional<size_t> gain_layer;  ///< kTasks, gains by the host: the gain_bias layer
   // allocate
-  std::vector<uint32_t> data;  ///< the data area: the input, loads, tensors, the output
-  std::optional<uint64_t> input_at, output_at;  ///< data-area words
-  std::vector<std::optional<Staging>> writer;   ///< per tensor in memory: the staging
-                                                ///< area its writer's bands stored it from
+  std::vector<uint32_t> data;        ///< the data area: the input, loads, tensors, the output
+  std::optional<uint64_t> input_at;  ///< data-area words
+  std::vector<std::optional<uint64_t>> output_at;  ///< per layer: its output's area (DMA)
+  std::vector<std::optional<Staging>> writer;      ///< per tensor in memory: the staging
+                                                   ///< area its writer's bands stored it from
   // lower
   std::vector<LayerTask> tasks;  ///< kTasks: every layer's
   std::vector<golden::ProgramStep> steps;

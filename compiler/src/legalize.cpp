@@ -162,6 +162,16 @@ Graph legalize(const Target& t) {
   Graph g;
   const size_t tensors = n.layers.size() + 1;
   g.last_use.assign(tensors, std::nullopt);
+  g.is_output.assign(tensors, false);
+  for (const golden::net::NetworkOutput& o : golden::net::network_outputs(n)) {
+    if (o.tensor == 0 || o.tensor >= tensors) {
+      throw CompileError(fmt::format("output {} is tensor {}, not a layer's (1 to {})", o.name,
+                                     o.tensor, tensors - 1),
+                         -1);
+    }
+    g.is_output[o.tensor] = true;
+  }
+  g.output_at.assign(n.layers.size(), std::nullopt);
   unsigned input_readers = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     const Layer& l = n.layers[i];

@@ -171,14 +171,14 @@ class Lowering {
 
   // A task that is the whole layer (or a tile of its output channels): with the DMA, the
   // network's input loaded before it when it reads that (its one reader), the network's
-  // output stored after the layer's last when it is the last layer.
+  // output stored after the layer's last when it is an output of the network.
   void single_task(size_t i, const ProgramTensor& x, size_t input_tensor, bool last = true) {
     task_.layer = i;
     if (input_tensor == 0 && g_.input_at && !x.mem && !input_loaded_) {
       task_.load = *g_.input_at;
       input_loaded_ = true;
     }
-    if (last && i + 1 == t_.n.layers.size() && g_.output_at) task_.store = *g_.output_at;
+    if (last && g_.output_at[i]) task_.store = *g_.output_at[i];
     g_.tasks.push_back(std::move(task_));
   }
 
@@ -255,8 +255,8 @@ class Lowering {
       if (last_col) task_.store = *out.mem + out_at * per;
     } else {
       at[2] = out.buf, at[3] = out.base + out_at;
-      if (last_tile && last_col && i + 1 == t_.n.layers.size() && g_.output_at) {
-        task_.store = *g_.output_at + out_at * per;
+      if (last_tile && last_col && g_.output_at[i]) {
+        task_.store = *g_.output_at[i] + out_at * per;
       }
     }
     task_.region[4] = t_.planar_address(static_cast<unsigned>(at[2]), at[3]);

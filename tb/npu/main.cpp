@@ -289,6 +289,8 @@ class NpuBench {
               : "agu.dataflows has neither conv nor fc: no neural layer");
     }
     s.goal("planar layers run", planar_layers_, false);
+    s.goal("programs of several outputs (each kept to the end)", programs_with_outputs_, false);
+    s.goal("outputs the DMA stored, checked against the reference", outputs_stored_, false);
     if (kD.planar.generates(PlanarOp::kLut)) {
       s.goal("LUT layers run (the table in the gain table's rows)", lut_layers_, false);
     }
@@ -449,7 +451,7 @@ class NpuBench {
       prog_relocated_ = 0;
       // The I/O areas move only in the first program (later ones expect the base table of
       // reset).
-      if (first && (run_.program.input_at || run_.program.output_at)) {
+      if (first && (run_.program.input_at || stores_outputs(run_.program))) {
         if (rng() % 2 == 0) prog_relocated_ = relocate(run_.program, rng);
       }
       relocated_ += prog_relocated_;
@@ -481,6 +483,12 @@ class NpuBench {
   // while the command processor waits for the load: it must be kept. Returns the tasks so
   // changed (only descriptors with no load of their own, whose first input is a layer's
   // whole output in a buffer).
+  // Whether the DMA stores any of the program's outputs.
+  static bool stores_outputs(const Program& p) {
+    return std::any_of(p.outputs.begin(), p.outputs.end(),
+                       [](const ProgramOutput& o) { return o.at.has_value(); });
+  }
+
   static uint64_t engine_first(Program& p, const std::vector<reference::Tensor>& expected) {
     namespace td = task_desc;
     const unsigned lanes = kD.lanes(), w = dma_words_per_buffer_word(lanes);
@@ -489,7 +497,7 @@ class NpuBench {
       if (at) end = std::max(end, *at + t.words(lanes) * w);
     };
     area(p.input_at, p.input);
-    if (!p.layers.empty()) area(p.output_at, p.layers.back().out);
+    for (const ProgramOutput& o : p.outputs) area(o.at, p.layers.at(o.layer).out);
     for (const auto& l : p.layers) area(l.out.mem, l.out);
     uint64_t changed = 0;
     constexpr uint32_t kRegionGroup = (7U << td::kGroupCountShift) | td::kRegOp;
@@ -592,22 +600,27 @@ class NpuBench {
                                         c_driver_->result(), driver_->last_read()));
       }
     }
-    // With the DMA the output is in system memory too: the words the RTL wrote there (every
-    // write request compared) against the reference's last tensor.
-    if (prog.output_at && !run_.expected.empty()) {
-      const reference::Tensor got = read_memory_tensor(prog, memory_->words());
-      const reference::Tensor& want = run_.expected.back();
+    // With the DMA the outputs are in system memory too: the words the RTL wrote there
+    // (every write request compared) against the reference's tensors.
+    const std::vector<reference::Tensor> stored = read_memory_outputs(prog, memory_->words());
+    for (size_t k = 0; k < prog.outputs.size(); ++k) {
+      const ProgramOutput& o = prog.outputs[k];
+      if (!o.at || o.layer >= run_.expected.size()) continue;
+      const reference::Tensor& got = stored[k];
+      const reference::Tensor& want = run_.expected[o.layer];
       for (size_t i = 0; i < want.data.size() && i < got.data.size(); ++i) {
         if (want.data[i] != got.data[i]) {
           failures_.push_back(fmt::format(
-              "the output the DMA stored at memory word {}: element {} is {}, the reference "
-              "interpreter's {}",
-              *prog.output_at, i, got.data[i], want.data[i]));
+              "output {} (layer {}) the DMA stored at memory word {}: element {} is {}, the "
+              "reference interpreter's {}",
+              o.name, o.layer, *o.at, i, got.data[i], want.data[i]));
           break;
         }
       }
       elements_checked_ += want.data.size();
+      outputs_stored_ += 1;
     }
+    programs_with_outputs_ += prog.outputs.size() > 1 ? 1 : 0;
     for (const auto& l : prog.layers) {
       (l.neural ? neural_layers_ : planar_layers_) += 1;
       lut_layers_ += l.op == net::Op::kLut ? 1 : 0;
@@ -620,7 +633,7 @@ class NpuBench {
     if (prog.sequencing == Sequencing::kTasks) {
       kept_ += prog.input.mem ? 1 : 0;
       input_dma_words_ += prog.input_at ? prog.input.words(kD.lanes()) : 0;
-      stores_wanted_ = stores_wanted_ || prog.output_at.has_value();
+      stores_wanted_ = stores_wanted_ || stores_outputs(prog);
       dma_rows_ += dma_rows(prog);
     }
     unsigned by_dma = dma_rows(prog) != 0 ? 1 : 0;
@@ -1090,7 +1103,7 @@ class NpuBench {
   uint64_t prog_raw_loads_ = 0, prog_relocated_ = 0;
   // The finished programs' figures.
   uint64_t neural_layers_ = 0, planar_layers_ = 0, zs_layers_ = 0, banded_ = 0, kept_ = 0;
-  uint64_t lut_layers_ = 0;
+  uint64_t lut_layers_ = 0, outputs_stored_ = 0, programs_with_outputs_ = 0;
   uint64_t packed_ = 0, mem_writes_ = 0, input_dma_words_ = 0, dma_rows_ = 0;
   bool stores_wanted_ = false;
   std::vector<std::string> program_lines_;

@@ -318,6 +318,12 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     // A classifier ends the network (where convolutions could come before it).
     if (n.layers.back().op == Op::kFc && conv) break;
   }
+  // One network in three of two layers or more has a second output: an earlier layer's,
+  // kept to the end (the compiler frees no output; the DMA stores each).
+  if (n.layers.size() > 1 && late() % 3 == 0) {
+    const size_t k = static_cast<size_t>(range(late, 1, static_cast<int>(n.layers.size()) - 1));
+    n.outputs = {{k, n.layers[k - 1].name}, {n.layers.size(), n.layers.back().name}};
+  }
   return n;
 }
 

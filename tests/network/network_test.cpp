@@ -151,6 +151,39 @@ TEST_CASE("a lut layer: a function's table as ONNX Runtime quantizes it, or a ta
   CHECK(t[3].data == std::vector<int8_t>{2, 6, 2, 16});
 }
 
+TEST_CASE("a network of several outputs names them; the default is the last layer", "[network]") {
+  Scratch s;
+  const std::string layers =
+      "input: {height: 4, width: 4, channels: 2}\n"
+      "layers:\n"
+      "  - {name: p, op: max_pool, kernel: 2}\n"
+      "  - {name: a, op: activation, clamp: [0, 5]}\n"
+      "  - {name: q, op: avg_pool, kernel: 2, inputs: [p]}\n";
+  const auto one = s.read(layers);
+  REQUIRE(one.file);
+  const auto d = golden::net::network_outputs(one.file->network);
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].tensor == 3);
+  CHECK(d[0].name == "q");
+  const auto two = s.read(layers + "outputs: [a, q]\n");
+  for (const auto& e : two.diagnostics) FAIL(e.format());
+  REQUIRE(two.file);
+  const auto o = golden::net::network_outputs(two.file->network);
+  REQUIRE(o.size() == 2);
+  CHECK(o[0].tensor == 2);
+  CHECK(o[0].name == "a");
+  CHECK(o[1].tensor == 3);
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"outputs: [a, b]\n", "n.yaml:6:14: error: outputs: b is not a layer of the network"},
+           {"outputs: [a, a]\n", "n.yaml:6:14: error: outputs: layer a is named twice"},
+           {"outputs: [input]\n", "input is not a layer of the network"}}) {
+    INFO(text);
+    const auto r = s.read(layers + text);
+    CHECK(!r.file);
+    CHECK_THAT(first_error(r), Catch::Contains(expected));
+  }
+}
+
 TEST_CASE("bad network files name the line and the problem", "[network]") {
   Scratch s;
   s.npy("w8.npy", util::NpyType::kInt8, {4, 3, 3, 2}, std::vector<int64_t>(72, 1));

@@ -250,8 +250,11 @@ ProgramRun check_network(const NpuDesign& d, const net::Network& n, const refere
     if (i > 0 && how == Sequencing::kHost) CHECK(run.finished_at[i] > run.finished_at[i - 1]);
   }
   // With the task unit the DMA stores the output in system memory too.
-  REQUIRE(run.stored.has_value() == (how == Sequencing::kTasks));
-  if (run.stored) CHECK(run.stored->data == want.back().data);
+  REQUIRE(run.stored.size() == p.outputs.size());
+  for (size_t k = 0; k < p.outputs.size(); ++k) {
+    REQUIRE(p.outputs[k].at.has_value() == (how == Sequencing::kTasks));
+    if (p.outputs[k].at) CHECK(run.stored[k].data == want.at(p.outputs[k].layer + 1).data);
+  }
   return run;
 }
 
@@ -329,6 +332,47 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
   }
 }
 
+TEST_CASE("a network of several outputs keeps each to the end; the DMA stores each", "[npu]") {
+  net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
+  const reference::Tensor x = digits_images(2);
+  // conv1's output, which pool1 reads and nothing after it, is an output too: its space must
+  // not go to a later layer, and the DMA stores it when conv1 is done.
+  n.outputs = {{1, "features"}, {5, "logits"}};
+  for (const NpuDesign& d : {even_design(), odd_design()}) {
+    const Program p = compile_network(d, n, 2);
+    REQUIRE(p.outputs.size() == 2);
+    CHECK(p.outputs[0] == ProgramOutput{0, "features", p.outputs[0].at});
+    CHECK(p.outputs[1].layer == 4);
+    REQUIRE(p.outputs[0].at.has_value());
+    REQUIRE(p.outputs[1].at.has_value());
+    CHECK(*p.outputs[0].at != *p.outputs[1].at);
+    // conv1's descriptor stores its output (header bit 26, word 3).
+    const uint64_t d0 = p.descriptors.front();
+    CHECK(((p.memory[d0] >> task_desc::kOutMemoryBit) & 1U) == 1);
+    CHECK(p.memory[d0 + 3] == *p.outputs[0].at);
+    CHECK(parse_program(program_text(p)) == p);
+    // No later layer writes over conv1's output in its buffer (nor, with the host's program,
+    // which reads the outputs from the buffers at the end).
+    for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+      const Program q = compile_network(d, n, 2, {.sequencing = how});
+      const ProgramTensor& kept = q.layers[0].out;
+      for (size_t j = 1; j < q.layers.size(); ++j) {
+        const ProgramTensor& o = q.layers[j].out;
+        if (o.mem || kept.mem || o.buf != kept.buf) continue;
+        const bool apart =
+            o.base + o.words(d.lanes()) <= kept.base || kept.base + kept.words(d.lanes()) <= o.base;
+        CHECK(apart);
+      }
+    }
+    // Both outputs equal the reference's after the run (check_network: every stored output),
+    // with the task unit and with the host (which reads them from the buffers).
+    for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+      const ProgramRun run = check_network(d, n, x, how);
+      CHECK(run.stored.size() == 2);
+    }
+  }
+}
+
 TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's registers",
           "[npu]") {
   const net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
@@ -339,14 +383,17 @@ TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's
   // The DMA's areas follow the descriptors: the input (its one reader, conv1, loads it) and
   // the output (fc1 stores it); a buffer word is 2 memory words (L = 8).
   REQUIRE(p.input_at.has_value());
-  REQUIRE(p.output_at.has_value());
-  CHECK(*p.output_at == *p.input_at + 2 * p.input.words(d.lanes()));
-  CHECK(p.memory.size() == *p.output_at + 2 * p.layers.back().out.words(d.lanes()));
+  REQUIRE(p.outputs.size() == 1);
+  REQUIRE(p.outputs[0].layer + 1 == p.layers.size());
+  REQUIRE(p.outputs[0].at.has_value());
+  const uint64_t output_at = *p.outputs[0].at;
+  CHECK(output_at == *p.input_at + 2 * p.input.words(d.lanes()));
+  CHECK(p.memory.size() == output_at + 2 * p.layers.back().out.words(d.lanes()));
   const uint64_t first = p.descriptors.front(), last = p.descriptors.back();
   CHECK(((p.memory[first] >> task_desc::kInMemoryBit) & 1U) == 1);
   CHECK(p.memory[first + 2] == *p.input_at);
   CHECK(((p.memory[last] >> task_desc::kOutMemoryBit) & 1U) == 1);
-  CHECK(p.memory[last + 3] == *p.output_at);
+  CHECK(p.memory[last + 3] == output_at);
   for (size_t i = 1; i + 1 < p.descriptors.size(); ++i) {
     CHECK(((p.memory[p.descriptors[i]] >> task_desc::kInMemoryBit) & 3U) == 0);
   }
@@ -773,18 +820,26 @@ TEST_CASE("a program's text parses back to it, and a malformed text names its li
     }
     return "parsed";
   };
-  const size_t first_step = 7 + p.layers.size() + 1;
+  const size_t outputs_line = 7 + p.layers.size();  // "outputs 1", then its one output
+  const size_t first_step = outputs_line + 3;
   CHECK(message(with(0, "npugen-program 1")).rfind("line 1:", 0) == 0);
   CHECK(message(with(1, "lanes x")).rfind("line 2:", 0) == 0);
   CHECK(message(with(2, "sequencing later")) == "line 3: 'later' is not tasks or host");
   CHECK(message(with(4, "layer conv1 conv neural B 0 1 8 8")).rfind("line 5:", 0) == 0);
-  CHECK(message(with(4, "memory_io x -")) ==
+  CHECK(message(with(4, "memory_io x")) ==
         "line 5: input address 'x' is not a number from 0 "
         "to 18446744073709551615");
   CHECK(message(with(5, "packing 8 8 1 3 3 1 1 1 1 -129")) ==
         "line 6: zero point '-129' is not an integer from -128 to 127");
   CHECK(message(with(7, "layer conv1 convolution neural B 0 1 8 8 8 1 1 1 1 0 1")) ==
         "line 8: 'convolution' is not a layer kind");
+  CHECK(message(with(outputs_line, "outputs 9")) ==
+        fmt::format("line {}: count '9' is not a number from 0 to 5", outputs_line + 1));
+  CHECK(message(with(outputs_line + 1, "output 5 fc1 -")) ==
+        fmt::format("line {}: layer '5' is not a number from 0 to 4", outputs_line + 2));
+  CHECK(message(with(outputs_line + 1, "output 4 fc1"))
+            .rfind(fmt::format("line {}: expected 'output LAYER NAME AT|-'", outputs_line + 2),
+                   0) == 0);
   CHECK(message(with(first_step, "host weights 0 0g")) ==
         fmt::format("line {}: data is not hex bytes", first_step + 1));
   CHECK(message(with(first_step + 2, "jump 3")).rfind(fmt::format("line {}:", first_step + 3), 0) ==
@@ -1149,7 +1204,7 @@ TEST_CASE("row bands: tensors above a buffer stay in system memory, bit-exact", 
     b.conv(40, 3, 3, 1, {1, 1, 1, 1});  // the output: 320 words
     const Program p = compile_network(d, b.network(), 1);
     CHECK(in_memory(p, 1));
-    CHECK(p.output_at == p.layers[1].out.mem);
+    CHECK(p.outputs.at(0).at == p.layers[1].out.mem);
     check_network(d, b.network(), random_input(rng, b.network(), 1));
   }
   SECTION("odd T, L and P") {

@@ -26,14 +26,17 @@ multiplier does, rounded to multiples of 8; `--size` is the input's height and w
                        (the last of stride 1, padded right and bottom), a 1x1 branch Resized
                        x2 (nearest) and Concatenated with the stride-16 map, two heads of 255
                        channels: TWO graph outputs; input 256
+  yolov3_tiny_heads    its backbone and both heads, the stride-16 head from the stride-16
+                       map without the Resize and Concat path (not mapped yet): a detector of
+                       TWO graph outputs that runs today; input 256
 
 Each model is calibrated on 4 random inputs and quantized in the formats asked: qdq (QDQ,
 int8 activations and weights) and qop (QOperator, uint8 activations, int8 weights), weights
 per channel and of 7 bits (reduce_range, as in random_graphs.py: ONNX Runtime's u8 x s8
 kernels are then exact on every CPU). Per model and format it prints one line: imported or
 npugen's message (exit status 2: its first line); the max |difference| in LSB of npugen's
-output (output.npy, int8 NHWC or [N][K]) from ONNX Runtime's first output quantized back to
-npugen's int8 domain, the top-1 index agreement (a [N][K] output), the wall times of
+output (output.npy, int8 NHWC or [N][K]; with several outputs each output_<name>.npy, the
+worst reported) from ONNX Runtime's output quantized back to npugen's int8 domain, the top-1 index agreement (a [N][K] output), the wall times of
 `npugen reference` (all the images) and `npugen compile` (one image) and the compile
 report's expected_cycles; OUT_DIR/zoo.json has it all (with each model's MACs, parameters and
 quantized operator types). Everything runs on one core: ONNX Runtime's sessions (the
@@ -306,13 +309,18 @@ def squeezenet1_1(net, width):
     return [net.flatten(t)]
 
 
-def yolov3_tiny(net, width):
+def yolo_backbone(net, width):
+    """YOLOv3-tiny's first layers: four 3x3 convs and 2x2 pools, the stride-16 map (route)
+    and after its pool the 512-channel conv; -> (that conv's output, route)."""
     t = net.input
     for c in (16, 32, 64, 128):
         t = net.max_pool(net.conv(t, divisible(c * width), 3, act="leaky"), 2, 2)
     route = net.conv(t, divisible(256 * width), 3, act="leaky")
-    t = net.max_pool(route, 2, 2)
-    t = net.conv(t, divisible(512 * width), 3, act="leaky")
+    return net.conv(net.max_pool(route, 2, 2), divisible(512 * width), 3, act="leaky"), route
+
+
+def yolov3_tiny(net, width):
+    t, route = yolo_backbone(net, width)
     t = net.max_pool(t, 2, 1, [0, 0, 1, 1])
     t = net.conv(t, divisible(1024 * width), 3, act="leaky")
     branch = net.conv(t, divisible(256 * width), 1, act="leaky")
@@ -320,6 +328,17 @@ def yolov3_tiny(net, width):
     y1 = net.conv(t, 255, 1)  # 3 anchors x (80 classes + 5)
     t = net.upsample(net.conv(branch, divisible(128 * width), 1, act="leaky"))
     t = net.conv(net.concat([t, route]), divisible(256 * width), 3, act="leaky")
+    return [y1, net.conv(t, 255, 1)]
+
+
+def yolov3_tiny_heads(net, width):
+    """YOLOv3-tiny's backbone and its two detection heads (strides 32 and 16), the second
+    taken from the stride-16 feature map without the upsample-and-concat path (Resize and
+    Concat are not mapped yet): a two-output detector that runs today."""
+    t, route = yolo_backbone(net, width)
+    t = net.conv(t, divisible(256 * width), 1, act="leaky")
+    y1 = net.conv(net.conv(t, divisible(512 * width), 3, act="leaky"), 255, 1)
+    t = net.conv(route, divisible(256 * width), 3, act="leaky")
     return [y1, net.conv(t, 255, 1)]
 
 
@@ -338,6 +357,7 @@ MODELS = {  # builder, input size published
     "squeezenet1_1": (squeezenet1_1, 224),
     "efficientnet_lite0": (efficientnet_lite0, 224),
     "yolov3_tiny": (yolov3_tiny, 256),
+    "yolov3_tiny_heads": (yolov3_tiny_heads, 256),
 }
 FORMATS = {  # quant format, activation type
     "qdq": (QuantFormat.QDQ, QuantType.QInt8),
@@ -392,10 +412,10 @@ def npugen(cmd, failures, what):
     return proc, seconds
 
 
-def compare(q_model, y, ours_path):
-    """npugen's output against ONNX Runtime's first output y (dequantized), in npugen's int8
+def compare(q_model, y, ours_path, index=0):
+    """npugen's output against ONNX Runtime's output `index` y (dequantized), in npugen's int8
     domain: max |difference|, equal fraction, top-1 agreement (a [N][K] output)."""
-    quant = output_quant(q_model, 0)
+    quant = output_quant(q_model, index)
     if quant is None:
         return {"compare": "ONNX Runtime's output is not a DequantizeLinear"}
     scale, zp, u8 = quant
@@ -451,9 +471,18 @@ def run_format(a, name, fmt, d, float_path, cal, x, failures):
             row["message"] = f"npugen reference FAILED (exit {ref.returncode}): {row['message']}"
         return row
     row["imported"] = True
-    if len(ys) > 1:
-        row["outputs"] = len(ys)  # npugen's output.npy is compared with the first
-    row.update(compare(q_model, ys[0], d / f"{fmt}_ref" / "output.npy"))
+    if len(ys) == 1:
+        row.update(compare(q_model, ys[0], d / f"{fmt}_ref" / "output.npy"))
+    else:  # each output against npugen's output_<name>.npy; the row has the worst
+        row["outputs"] = len(ys)
+        parts = [compare(q_model, y, d / f"{fmt}_ref" / f"output_{o.name}.npy", k)
+                 for k, (y, o) in enumerate(zip(ys, q_model.graph.output))]
+        bad = [p for p in parts if "max_lsb" not in p]
+        if bad:
+            row.update(bad[0])
+        else:
+            row["max_lsb"] = max(p["max_lsb"] for p in parts)
+            row["equal"] = float(np.mean([p["equal"] for p in parts]))
     comp, seconds = npugen([a.npugen, "compile", a.config, "--onnx", str(q_path), "--out",
                             str(d / f"{fmt}_compiled")], failures, f"{name} {fmt}")
     row["compile_s"] = round(seconds, 2)

@@ -178,7 +178,7 @@ TEST_CASE("the planar golden model's output tensors equal the plain reference's"
     for (int trial = 0; trial < 70; ++trial) {
       const auto op = static_cast<PlanarOp>(trial % kPlanarOpCount);
       const PlanarTask t = random_task(p, rng, op);
-      std::vector<PlanarGain> gains(p.table_rows() * p.beat_lanes());
+      std::vector<PlanarGain> gains(p.param_rows() * p.beat_lanes());
       for (auto& g : gains) {
         g.bias = static_cast<int32_t>(rng() % 2001) - 1000;
         g.multiplier = static_cast<int32_t>((1U << 30) + rng() % (1U << 30));

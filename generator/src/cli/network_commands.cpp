@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -283,15 +284,41 @@ nlohmann::json program_json(const golden::NpuDesign& d, const golden::Program& p
   input["packed"] = p.packing.on;
   input["in_memory_at"] = p.input_at ? nlohmann::json(*p.input_at) : nlohmann::json(nullptr);
   input["shape"] = {p.input.n, p.input.h, p.input.w, p.input.c};
-  return {
-      {"lanes", p.lanes},
-      {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
-      {"system_memory_words", p.memory.size()},
-      {"descriptors", descriptors},
-      {"input", input},
-      {"layers", layers},
-      {"output_in_memory_at", p.output_at ? nlohmann::json(*p.output_at) : nlohmann::json(nullptr)},
-      {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
+  nlohmann::json outputs = nlohmann::json::array();
+  for (const golden::ProgramOutput& o : p.outputs) {
+    outputs.push_back({{"name", o.name},
+                       {"layer", p.layers.at(o.layer).name},
+                       {"in_memory_at", o.at ? nlohmann::json(*o.at) : nlohmann::json(nullptr)}});
+  }
+  return {{"lanes", p.lanes},
+          {"sequencing", p.sequencing == golden::Sequencing::kTasks ? "tasks" : "host"},
+          {"system_memory_words", p.memory.size()},
+          {"descriptors", descriptors},
+          {"input", input},
+          {"layers", layers},
+          {"outputs", outputs},
+          {"steps", {{"host_writes", host_writes}, {"apb_writes", apb_writes}}}};
+}
+
+// The network's outputs as files: output.npy for one, output_<name>.npy for each of several
+// (the name's characters outside letters, digits, '-', '_' and '.' as '_'); `tensor` gives
+// tensor t (t - 1 layer's output).
+template <typename Tensor>
+void add_outputs(util::FileMap& files, const golden::net::Network& n, Tensor&& tensor) {
+  const auto outputs = golden::net::network_outputs(n);
+  for (const golden::net::NetworkOutput& o : outputs) {
+    const bool flat = n.layers.at(o.tensor - 1).op == golden::net::Op::kFc;
+    std::string name = o.name;
+    for (char& ch : name) {
+      if (std::isalnum(static_cast<unsigned char>(ch)) == 0 && ch != '-' && ch != '_' &&
+          ch != '.') {
+        ch = '_';
+      }
+    }
+    std::string file = outputs.size() == 1 ? std::string("output.npy") : "output_" + name + ".npy";
+    for (int k = 2; files.contains(file); ++k) file = fmt::format("output_{}_{}.npy", name, k);
+    files[file] = tensor_npy(tensor(o.tensor), flat);
+  }
 }
 
 struct NetOptions {
@@ -397,8 +424,8 @@ void add_network_commands(CLI::App& app) {
   auto* ref_cmd = app.add_subcommand(
       "reference",
       "Run a network file or a quantized ONNX model through the plain reference network "
-      "interpreter alone (no design, no RTL): DIR/output.npy and DIR/layers/<name>.npy, int8 "
-      "NHWC (fc [N][K]).");
+      "interpreter alone (no design, no RTL): DIR/output.npy (several outputs: "
+      "DIR/output_<name>.npy each) and DIR/layers/<name>.npy, int8 NHWC (fc [N][K]).");
   ref_cmd->add_option("--network", f.network, "Network file (docs/network.md)")->check(non_empty());
   ref_cmd->add_option("--onnx", f.onnx, "Quantized ONNX model (docs/onnx.md)")->check(non_empty());
   ref_cmd
@@ -419,8 +446,8 @@ void add_network_commands(CLI::App& app) {
       const golden::net::Layer& l = nf.network.layers[i];
       files["layers/" + l.name + ".npy"] = tensor_npy(tensors[i + 1], l.op == golden::net::Op::kFc);
     }
-    const bool flat = nf.network.layers.back().op == golden::net::Op::kFc;
-    files["output.npy"] = tensor_npy(tensors.back(), flat);
+    add_outputs(files, nf.network,
+                [&](size_t t) -> const golden::reference::Tensor& { return tensors[t]; });
     util::write_tree_atomically(f.out, files, kReferenceMarker, {});
     std::printf("%s: %zu layers, %d image(s) through the reference interpreter; %s\n",
                 source_of(f.network, f.onnx).c_str(), nf.network.layers.size(), x.n, f.out.c_str());
@@ -678,10 +705,9 @@ void add_network_commands(CLI::App& app) {
             {"rows", map.rows}, {"cols", map.cols}, {"values", map.values}};
       }
     }
-    if (!res.layers.empty()) {
-      const golden::ProgramLayer& pl = p.layers.back();
-      files["output.npy"] = tensor_npy(res.layers.back().tensor, pl.op == golden::net::Op::kFc);
-    }
+    add_outputs(files, f.network, [&](size_t t) -> const golden::reference::Tensor& {
+      return res.layers.at(t - 1).tensor;
+    });
     const double clock = design.config.design.clock_mhz;
     const double per_image = static_cast<double>(res.cycles) / run.input.n;
     nlohmann::json stats = {

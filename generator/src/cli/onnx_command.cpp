@@ -56,7 +56,7 @@ void add_onnx_command(CLI::App& app) {
                   info.output_scale, l.zero_point,
                   fmt::format("{}", fmt::join(info.nodes, ", ")).c_str(), extra.c_str());
     }
-    std::printf("output %s\n", edge(m.output).c_str());
+    for (const net::OnnxEdge& o : m.outputs) std::printf("output %s\n", edge(o).c_str());
   });
 }
 

@@ -640,6 +640,24 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
     net.layers.push_back(std::move(l));
     f.plan.push_back(plan);
   }
+  // The outputs: layers named once each (default: the last layer).
+  const auto outs =
+      root.names("outputs",
+                 "The network's outputs: layer names, in order (default: the last layer). With "
+                 "several, npugen reference and run write output_<name>.npy for each.",
+                 0, 1 << 16);
+  for (const auto& o : outs) {
+    const auto it = tensor_of.find(o.text);
+    if (it == tensor_of.end() || it->second == 0) {
+      reader.error(o.location, "outputs",
+                   fmt::format("{} is not a layer of the network", util::shorten(o.text)));
+    } else if (std::any_of(net.outputs.begin(), net.outputs.end(),
+                           [&](const auto& x) { return x.tensor == it->second; })) {
+      reader.error(o.location, "outputs", fmt::format("layer {} is named twice", o.text));
+    } else {
+      net.outputs.push_back({it->second, o.text});
+    }
+  }
   root.finish();
   // Either every conv and fc layer has its weights or none does (a shape-only network).
   bool any = false, all = true;

@@ -282,16 +282,21 @@ class Importer {
                       "networks of one input",
                       inputs.size()));
     }
-    if (g.output_size() != 1) {
-      fail_graph(fmt::format("the graph has {} outputs; npugen runs networks of one output",
-                             g.output_size()));
-    }
+    if (g.output_size() < 1) fail_graph("the graph has no output");
+    g_outputs_ = g.output_size();
     input_edge(*inputs.front());
     for (const auto& n : g.node()) {
       for (const std::string& in : n.input()) ++consumers_[in];
     }
     for (const auto& n : g.node()) node(n);
-    output_edge(g.output(0));
+    for (const auto& out : g.output()) output_edge(out);
+    // One output: the last layer's, as a network file's default; several: named after the
+    // graph's outputs.
+    if (model_.outputs.size() > 1) {
+      for (const OnnxEdge& e : model_.outputs) {
+        model_.file.network.outputs.push_back({output_tensor_.at(e.name), e.name});
+      }
+    }
     // The format.
     const bool qdq = ops_.contains("QuantizeLinear") && ops_.contains("DequantizeLinear") &&
                      (ops_.contains("Conv") || ops_.contains("Gemm") || ops_.contains("MatMul") ||
@@ -352,10 +357,19 @@ class Importer {
           fmt::format("output {} is not a quantized tensor or its DequantizeLinear", out.name()));
     }
     const NetworkFile& f = model_.file;
-    if (v.q.t != f.network.layers.size() || f.network.layers.empty()) {
+    if (v.q.t == 0 || f.network.layers.empty()) {
+      fail_graph(fmt::format("output {} is the graph's input (a network of no layer)", out.name()));
+    }
+    if (model_.outputs.empty() && g_outputs_ == 1 && v.q.t != f.network.layers.size()) {
       fail_graph(fmt::format("output {} is not the last layer's tensor", out.name()));
     }
-    OnnxEdge& e = model_.output;
+    for (const auto& [name, t] : output_tensor_) {
+      if (t == v.q.t) {
+        fail_graph(fmt::format("outputs {} and {} are one tensor", name, out.name()));
+      }
+    }
+    output_tensor_[out.name()] = v.q.t;
+    OnnxEdge& e = model_.outputs.emplace_back();
     e.name = out.name();
     e.scale = v.q.scale;
     e.uint8 =
@@ -1413,8 +1427,10 @@ class Importer {
   std::set<std::string> ops_;
   std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
   bool quantized_input_ = false, output_uint8_ = false;
-  bool int32_output_ = false;  ///< ConvInteger, MatMulInteger: int32 in the model
-  bool rank3_ = false;         ///< the graph input is [N][C][L]
+  bool int32_output_ = false;                    ///< ConvInteger, MatMulInteger: int32 in the model
+  bool rank3_ = false;                           ///< the graph input is [N][C][L]
+  int g_outputs_ = 1;                            ///< the graph's outputs
+  std::map<std::string, size_t> output_tensor_;  ///< a graph output's network tensor
 };
 
 }  // namespace

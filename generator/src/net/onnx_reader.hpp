@@ -40,7 +40,8 @@ struct OnnxLayerInfo {
 
 struct OnnxModel {
   NetworkFile file;  ///< the network (layer lines 0: a model has no lines)
-  OnnxEdge input, output;
+  OnnxEdge input;
+  std::vector<OnnxEdge> outputs;  ///< the graph's outputs, in order (the network's outputs)
   std::vector<OnnxLayerInfo> layers;
   std::string format;  ///< "QOperator", "QDQ" or "QOperator and QDQ"
   int64_t opset = 0;   ///< of the default domain

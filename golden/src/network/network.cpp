@@ -28,4 +28,10 @@ const char* op_name(Op op) {
   return "?";
 }
 
+std::vector<NetworkOutput> network_outputs(const Network& n) {
+  if (!n.outputs.empty()) return n.outputs;
+  if (n.layers.empty()) return {};
+  return {NetworkOutput{n.layers.size(), n.layers.back().name}};
+}
+
 }  // namespace npugen::golden::net

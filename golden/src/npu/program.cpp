@@ -14,7 +14,7 @@
 namespace npugen::golden {
 namespace {
 
-constexpr const char* kMagic = "npugen-program 6";
+constexpr const char* kMagic = "npugen-program 7";
 
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
@@ -180,8 +180,7 @@ std::string program_text(const Program& p) {
   out += fmt::format("sequencing {}\n", p.sequencing == Sequencing::kTasks ? "tasks" : "host");
   out += fmt::format("input {}\n", tensor_text(p.input));
   const InputPacking& k = p.packing;
-  out += fmt::format("memory_io {} {}\n", p.input_at ? fmt::format("{}", *p.input_at) : "-",
-                     p.output_at ? fmt::format("{}", *p.output_at) : "-");
+  out += fmt::format("memory_io {}\n", p.input_at ? fmt::format("{}", *p.input_at) : "-");
   out += k.on ? fmt::format("packing {} {} {} {} {} {} {} {} {} {}\n", k.h, k.w, k.c, k.kernel_h,
                             k.kernel_w, k.stride_y, k.stride_x, k.pad_top, k.pad_left, k.zero_point)
               : std::string("packing none\n");
@@ -190,6 +189,11 @@ std::string program_text(const Program& p) {
     out += fmt::format("layer {} {} {} {} {} {} {} {} {} {}\n", encode_name(l.name),
                        net::op_name(l.op), l.neural ? "neural" : "planar", tensor_text(l.out),
                        l.macs, l.mapping_bound, l.weight_rows, l.weight_bits, l.zs_steps, l.tasks);
+  }
+  out += fmt::format("outputs {}\n", p.outputs.size());
+  for (const ProgramOutput& o : p.outputs) {
+    out += fmt::format("output {} {} {}\n", o.layer, encode_name(o.name),
+                       o.at ? fmt::format("{}", *o.at) : "-");
   }
   out += fmt::format("steps {}\n", p.steps.size());
   for (const ProgramStep& s : p.steps) {
@@ -275,9 +279,8 @@ Program parse_program(const std::string& text) {
   }
   {
     const Tokens t = next();
-    keyword(t, "memory_io", 3, "memory_io INPUT_AT|- OUTPUT_AT|-");
+    keyword(t, "memory_io", 2, "memory_io INPUT_AT|-");
     if (t.at(1) != "-") p.input_at = t.number(1, "input address");
-    if (t.at(2) != "-") p.output_at = t.number(2, "output address");
   }
   {
     const Tokens t = next();
@@ -332,6 +335,20 @@ Program parse_program(const std::string& text) {
     l.tasks = t.number(15, "TASKS", 1U << 24);
     if (l.tasks == 0) t.fail("TASKS is 0");
     p.layers.push_back(std::move(l));
+  }
+  {
+    const Tokens t = next();
+    keyword(t, "outputs", 2, "outputs COUNT");
+    const uint64_t outputs = t.number(1, "count", p.layers.size());
+    for (uint64_t i = 0; i < outputs; ++i) {
+      const Tokens o = next();
+      keyword(o, "output", 4, "output LAYER NAME AT|-");
+      ProgramOutput out;
+      out.layer = o.number(1, "layer", p.layers.empty() ? 0 : p.layers.size() - 1);
+      out.name = o.name(2);
+      if (o.at(3) != "-") out.at = o.number(3, "output address");
+      p.outputs.push_back(std::move(out));
+    }
   }
   uint64_t steps = 0;
   {
@@ -482,11 +499,14 @@ std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& 
   return m;
 }
 
-reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_t>& words) {
-  if (!p.output_at || p.layers.empty()) {
-    throw std::invalid_argument("read_memory_tensor: the program keeps its output in a buffer");
+std::vector<reference::Tensor> read_memory_outputs(const Program& p,
+                                                   const std::vector<uint32_t>& words) {
+  std::vector<reference::Tensor> out(p.outputs.size());
+  for (size_t i = 0; i < p.outputs.size(); ++i) {
+    const ProgramOutput& o = p.outputs[i];
+    if (o.at) out[i] = read_memory_tensor(p, p.layers.at(o.layer).out, *o.at, words);
   }
-  return read_memory_tensor(p, p.layers.back().out, *p.output_at, words);
+  return out;
 }
 
 reference::Tensor read_memory_tensor(const Program& p, const ProgramTensor& t, uint64_t at0,
@@ -523,7 +543,7 @@ void move_program_data(Program& p, int64_t delta) {
     if (at) *at = static_cast<uint64_t>(static_cast<int64_t>(*at) + delta);
   };
   move(p.input_at);
-  move(p.output_at);
+  for (ProgramOutput& o : p.outputs) move(o.at);
   move(p.input.mem);
   for (ProgramLayer& l : p.layers) move(l.out.mem);
 }
@@ -743,7 +763,7 @@ ProgramRun run_program(const NpuDesign& d, const Program& p, const reference::Te
     run.layers.at(layer) = read_program_tensor(model, p.layers.at(layer).out, memory.words());
   }
   run.cycles = model.cycle();
-  if (p.output_at) run.stored = read_memory_tensor(p, memory.words());
+  run.stored = read_memory_outputs(p, memory.words());
   return run;
 }
 

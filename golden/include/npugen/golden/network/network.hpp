@@ -74,15 +74,29 @@ struct Layer {
   std::string lut_function;       ///< lut: what the table computes (messages, reports)
 };
 
+/// A tensor the network gives out (a graph output), and its name (the layer's, or the ONNX
+/// graph output's): `output_<name>.npy` when a network has several.
+struct NetworkOutput {
+  size_t tensor = 0;  ///< a layer's output (i + 1 for layer i)
+  std::string name;
+  bool operator==(const NetworkOutput&) const = default;
+};
+
 struct Network {
   Shape input;                   ///< the input tensor, per image
   int32_t input_zero_point = 0;  ///< x_zp of the input tensor
   std::vector<Layer> layers;     ///< in execution order
   bool has_arithmetic = false;   ///< weights and quantization given (not a shape-only file)
+  /// The network's outputs, in order, each a different layer's; empty: the last layer's.
+  std::vector<NetworkOutput> outputs;
 
   /// The shape of tensor `t` (0 the input).
   [[nodiscard]] const Shape& shape_of(size_t t) const { return t == 0 ? input : layers[t - 1].out; }
 };
+
+/// The network's outputs: `n.outputs`, or the last layer's tensor named after the layer
+/// (none without layers).
+std::vector<NetworkOutput> network_outputs(const Network& n);
 
 /// Makes `layer` (conv or fc, its weights given) a VQ layer: trains a codebook of
 /// `codewords` - 1 vectors of `vector_length` consecutive weights along its input channels

@@ -119,6 +119,16 @@ struct InputPacking {
 reference::Tensor pack_input(const InputPacking& p, const reference::Tensor& input, int out_h,
                              int out_w);
 
+/// A network output: its layer, its name, and with the DMA where it is stored.
+struct ProgramOutput {
+  size_t layer = 0;  ///< the layer whose tensor it is
+  std::string name;  ///< the network's name for it (output_<name>.npy with several)
+  /// kTasks with the DMA: the memory word its layer's descriptor stores it at (header bit 26,
+  /// word 3).
+  std::optional<uint64_t> at;
+  bool operator==(const ProgramOutput&) const = default;
+};
+
 struct Program {
   unsigned lanes = 8;  ///< L of the design it was compiled for
   Sequencing sequencing = Sequencing::kTasks;
@@ -126,10 +136,10 @@ struct Program {
                         ///< `packing` is on
   InputPacking packing;
   /// kTasks with the DMA: the memory word where the input's buffer words are (its reader's
-  /// descriptor loads them before the layer runs: header bit 25, word 2), and where the last
-  /// layer's output goes (its descriptor stores it after: bit 26, word 3). A buffer word is
+  /// descriptor loads them before the layer runs: header bit 25, word 2). A buffer word is
   /// ceil(L / 4) memory words (DmaModel); program_memory puts the input in the image.
-  std::optional<uint64_t> input_at, output_at;
+  std::optional<uint64_t> input_at;
+  std::vector<ProgramOutput> outputs;  ///< the network's outputs, in order
   std::vector<ProgramLayer> layers;
   std::vector<ProgramStep> steps;
   std::vector<uint32_t> memory;       ///< the system-memory image from word 0 (kTasks: descriptors)
@@ -140,8 +150,10 @@ struct Program {
 /// The system-memory image a run of `p` starts from: p.memory with the input's buffer words
 /// (packed as p.packing says) at p.input_at.
 std::vector<uint32_t> program_memory(const Program& p, const reference::Tensor& input);
-/// The output tensor (the last layer's shape) read from memory words at p.output_at.
-reference::Tensor read_memory_tensor(const Program& p, const std::vector<uint32_t>& words);
+/// The outputs the DMA stored, read from memory words: one a p.outputs entry, in order
+/// (empty where an output has no `at`).
+std::vector<reference::Tensor> read_memory_outputs(const Program& p,
+                                                   const std::vector<uint32_t>& words);
 /// Tensor `t` (of p's lanes) read from memory words at `at`.
 reference::Tensor read_memory_tensor(const Program& p, const ProgramTensor& t, uint64_t at,
                                      const std::vector<uint32_t>& words);
@@ -149,7 +161,7 @@ reference::Tensor read_memory_tensor(const Program& p, const ProgramTensor& t, u
 /// (the input, the tensors kept in memory, the output); every descriptor pointer is at or
 /// above it.
 uint64_t program_data_start(const Program& p);
-/// Moves every memory address the program's tensors have (input_at, output_at, the layers'
+/// Moves every memory address the program's tensors have (input_at, the outputs', the layers'
 /// `mem`) by `delta` words; the descriptors' pointers and the image are the caller's.
 void move_program_data(Program& p, int64_t delta);
 
@@ -217,8 +229,10 @@ reference::Tensor read_program_tensor(const NpuModel& m, const ProgramTensor& t,
 /// buffers when its marker passes), the cycle each layer finished, and the total.
 struct ProgramRun {
   std::vector<reference::Tensor> layers;
-  std::optional<reference::Tensor> stored;  ///< with the DMA: the output as memory holds it
-  std::vector<uint64_t> finished_at;        ///< cycle of each layer's marker
+  /// With the DMA: the outputs as memory holds them (one a Program::outputs entry; empty where
+  /// an output has no `at`).
+  std::vector<reference::Tensor> stored;
+  std::vector<uint64_t> finished_at;  ///< cycle of each layer's marker
   uint64_t cycles = 0;
 };
 /// Thrown by run_program when the program has not finished within max_cycles.
