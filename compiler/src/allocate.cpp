@@ -215,6 +215,22 @@ class Allocator {
     const golden::PlanarParams& pp = t_.d.planar;
     node.banded = x.mem || out.mem || (add && l.inputs.size() > 1 && g_.tensors[l.inputs[1]].mem) ||
                   t_.beyond(t.height, t.width, pp.max_height, pp.max_width);
+    if (node.info->op == golden::net::Op::kConcat) {  // its copies run whole, in the buffers
+      for (const size_t y : l.inputs) {
+        if (g_.tensors[y].mem) {
+          throw t_.error(i, fmt::format("its input {} is kept in system memory (above a "
+                                        "buffer): a concat of tensors in memory is not mapped yet",
+                                        y == 0 ? std::string("(the network's input)")
+                                               : t_.n.layers[y - 1].name));
+        }
+      }
+      if (out.mem) {
+        throw t_.error(i, fmt::format("its output ({}, {} words) is above a buffer (agu.act_words "
+                                      "{}): a concat into system memory is not mapped yet",
+                                      shape_text(out), out.words(lanes), t_.d.act_words()));
+      }
+      node.banded = false;
+    }
     if (node.banded) input_to_memory(x, l.inputs[0]);
     output_area(i, out);
     t.out_pixel_stride = (static_cast<uint64_t>(out.c) + lanes - 1) / lanes;

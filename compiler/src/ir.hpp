@@ -99,6 +99,34 @@ inline std::pair<BandGeometry, BandGeometry> planar_geometry(const golden::Plana
   return {{h, 1, 1, 0, oh}, {w, 1, 1, 0, ow}};
 }
 
+/// A concat's tasks: one for each input, a copy of it (the layer's task, the clamp) into its
+/// channels of the output: the input's shape and dense strides, `first_word` its first word
+/// in an output pixel (the channels before it over L). Bases and the output's strides are
+/// lowering's.
+struct ConcatPart {
+  golden::PlanarTask task;
+  uint64_t first_word = 0;
+};
+inline std::vector<ConcatPart> concat_parts(const golden::net::Network& n, size_t layer,
+                                            const golden::PlanarTask& t, unsigned lanes) {
+  std::vector<ConcatPart> parts;
+  uint64_t channel = 0;
+  for (const size_t x : n.layers[layer].inputs) {
+    const golden::net::Shape& s = n.shape_of(x);
+    ConcatPart p;
+    p.task = t;
+    p.task.height = static_cast<unsigned>(s.h), p.task.width = static_cast<unsigned>(s.w);
+    p.task.channels = static_cast<unsigned>(s.c);
+    p.task.in_pixel_stride = p.task.channel_words(lanes);
+    p.task.in_row_stride = p.task.in_pixel_stride * p.task.width;
+    p.task.in_image_stride = p.task.in_row_stride * p.task.height;
+    p.first_word = channel / lanes;
+    channel += static_cast<uint64_t>(s.c);
+    parts.push_back(p);
+  }
+  return parts;
+}
+
 /// A staging area of a banded layer: where a band's input rows are loaded, or its output rows
 /// written before they are stored.
 struct Staging {

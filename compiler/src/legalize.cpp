@@ -140,6 +140,18 @@ void planar(const Target& t, Graph& g, Node& node) {
   } catch (const Refusal& r) {
     throw t.error(i, r.what());
   }
+  // A concat writes whole words of its output: every input but the last ends at a word.
+  if (node.info->op == golden::net::Op::kConcat) {
+    for (size_t k = 0; k + 1 < l.inputs.size(); ++k) {
+      const int c = t.n.shape_of(l.inputs[k]).c;
+      if (c % static_cast<int>(lanes) != 0) {
+        throw t.error(i, fmt::format("its input {} has {} channels, not a multiple of the {} "
+                                     "lanes of a word (pe_array.lanes): the inputs after it "
+                                     "would start inside a word (a concat copies whole words)",
+                                     k, c, lanes));
+      }
+    }
+  }
   check_output(t, i);
 }
 
@@ -175,8 +187,10 @@ Graph legalize(const Target& t) {
   unsigned input_readers = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     const Layer& l = n.layers[i];
-    if (l.inputs.empty() || l.inputs.size() > 2) {
-      throw t.error(i, fmt::format("{} inputs (1, or 2 for add)", l.inputs.size()));
+    const bool concat = l.op == golden::net::Op::kConcat;
+    if (l.inputs.empty() || (!concat && l.inputs.size() > 2) || (concat && l.inputs.size() < 2)) {
+      throw t.error(i,
+                    fmt::format("{} inputs (1, 2 for add, 2 or more for concat)", l.inputs.size()));
     }
     for (const size_t x : l.inputs) {
       if (x > i) throw t.error(i, fmt::format("it reads tensor {}, not an earlier one", x));

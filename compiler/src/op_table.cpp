@@ -54,6 +54,20 @@ Shape add_shape(const Layer&, Inputs in) {
   }
   return in[0];
 }
+Shape concat_shape(const Layer&, Inputs in) {
+  Shape out = in[0];
+  out.c = 0;
+  for (const Shape& s : in) {
+    if (s.h != in[0].h || s.w != in[0].w) {
+      throw Refusal(
+          fmt::format("it concatenates a {}x{} tensor with a {}x{} one (channels: one "
+                      "H and W)",
+                      in[0].h, in[0].w, s.h, s.w));
+    }
+    out.c += s.c;
+  }
+  return out;
+}
 Shape reduce_shape(const Layer& l, Inputs in) {
   return l.axis == golden::reference::ReduceAxis::kSpatial ? Shape{1, 1, in[0].c}
                                                            : Shape{in[0].h, in[0].w, 1};
@@ -141,7 +155,7 @@ void lut_fields(const Layer& l, PlanarTask&, std::vector<PlanarGain>& gains) {
 }
 
 // In golden::net::Op's order.
-const std::array<OpInfo, 10> kTable = {{
+const std::array<OpInfo, 11> kTable = {{
     {.op = Op::kConv,
      .task = TaskOp::kConv,
      .neural = true,
@@ -209,6 +223,14 @@ const std::array<OpInfo, 10> kTable = {{
      .planar = PlanarOp::kLut,
      .shape = same_shape,
      .planar_fields = lut_fields,
+     .macs = no_macs},
+    // A copy of each input into its channels of the output (lower.cpp, concat_parts).
+    {.op = Op::kConcat,
+     .task = TaskOp::kElementwise,
+     .neural = false,
+     .planar = PlanarOp::kActivation,
+     .shape = concat_shape,
+     .planar_fields = no_fields,
      .macs = no_macs},
 }};
 

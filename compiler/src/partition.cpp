@@ -203,10 +203,24 @@ void partition(const Target& t, Graph& g) {
     }
     // A planar layer is one task (or its bands' and tiles'), its limits checked in layer
     // order with the neural layers'.
-    if (const std::string why = t.planar_refusal(node.task); !why.empty()) {
-      throw t.error(node.layer, fmt::format("the planar engine cannot run it: {}", why));
+    if (node.info->op == golden::net::Op::kConcat) {  // a task an input
+      node.mapping_bound = 0;
+      for (const ConcatPart& p : concat_parts(t.n, node.layer, node.task, t.d.lanes())) {
+        // Each copy runs whole: no bands, tiles or slices yet.
+        if (const std::string why = golden::planar_refusal(t.d.planar, p.task); !why.empty()) {
+          throw t.error(node.layer, fmt::format("the planar engine cannot copy an input: {} (a "
+                                                "concat's copies run whole, in no bands or "
+                                                "slices)",
+                                                why));
+        }
+        node.mapping_bound += golden::planar_beats(t.d.planar, p.task);
+      }
+    } else {
+      if (const std::string why = t.planar_refusal(node.task); !why.empty()) {
+        throw t.error(node.layer, fmt::format("the planar engine cannot run it: {}", why));
+      }
+      node.mapping_bound = golden::planar_beats(t.d.planar, node.task);
     }
-    node.mapping_bound = golden::planar_beats(t.d.planar, node.task);
     if (t.tasks && !t.dma_weights && !node.gains.empty()) {
       const golden::net::Layer& l = t.n.layers[node.layer];
       if (g.gain_layer) {

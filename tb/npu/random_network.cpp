@@ -309,7 +309,8 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
           out_zp = range(late, -128, 127);
         }
         break;
-      case Op::kLut:  // drawn as an activation (above)
+      case Op::kLut:     // drawn as an activation (above)
+      case Op::kConcat:  // appended after the loop
         break;
     }
     l.zero_point = out_zp;
@@ -317,6 +318,29 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     n.layers.push_back(std::move(l));
     // A classifier ends the network (where convolutions could come before it).
     if (n.layers.back().op == Op::kFc && conv) break;
+  }
+  // One network in four ends in a concat of its last tensor after an earlier one of the same
+  // height and width whose channels fill whole words (the input too): a copy of each.
+  if (pl.generates(golden::PlanarOp::kActivation) && late() % 4 == 0) {
+    const size_t last = n.layers.size();
+    const Shape y = n.shape_of(last);
+    std::vector<size_t> earlier;
+    for (size_t t = 0; t < last; ++t) {
+      const Shape e = n.shape_of(t);
+      if (e.h == y.h && e.w == y.w && e.c % static_cast<int>(d.lanes()) == 0) earlier.push_back(t);
+    }
+    if (!earlier.empty()) {
+      Layer l;
+      l.name = fmt::format("l{}", last);
+      l.op = Op::kConcat;
+      l.inputs = {earlier[late() % earlier.size()], last};
+      l.out = Shape{y.h, y.w, n.shape_of(l.inputs[0]).c + y.c};
+      l.line = static_cast<int>(last) + 1;
+      l.zero_point = zp[l.inputs[0]];
+      if (late() % 2 == 0) l.act_min = range(late, -128, 0), l.act_max = range(late, 0, 127);
+      zp.push_back(l.zero_point);
+      n.layers.push_back(std::move(l));
+    }
   }
   // One network in three of two layers or more has a second output: an earlier layer's,
   // kept to the end (the compiler frees no output; the DMA stores each).

@@ -184,6 +184,28 @@ TEST_CASE("a network of several outputs names them; the default is the last laye
   }
 }
 
+TEST_CASE("a concat layer: its inputs' channels one after the other", "[network]") {
+  Scratch s;
+  const auto r = s.read(
+      "input: {height: 1, width: 2, channels: 2, zero_point: 1}\n"
+      "layers:\n"
+      "  - {name: a, op: activation, clamp: [0, 3]}\n"
+      "  - {name: c, op: concat, inputs: [input, a, input], clamp: [-1, 100]}\n");
+  for (const auto& d : r.diagnostics) FAIL(d.format());
+  REQUIRE(r.file);
+  const auto& l = r.file->network.layers[1];
+  CHECK(l.op == golden::net::Op::kConcat);
+  CHECK(l.out == golden::net::Shape{1, 2, 6});
+  CHECK(l.zero_point == 1);
+  golden::reference::Tensor x;
+  x.w = 2, x.c = 2;
+  x.data = {-5, 2, 7, 3};
+  const auto t = golden::reference::run_network(r.file->network, x);
+  // Pixel by pixel: the input (clamped to -1), a (relu at the zero point 1, then to 3), the
+  // input again.
+  CHECK(t[2].data == std::vector<int8_t>{-1, 2, 1, 2, -1, 2, 7, 3, 3, 3, 7, 3});
+}
+
 TEST_CASE("bad network files name the line and the problem", "[network]") {
   Scratch s;
   s.npy("w8.npy", util::NpyType::kInt8, {4, 3, 3, 2}, std::vector<int64_t>(72, 1));
@@ -233,6 +255,13 @@ TEST_CASE("bad network files name the line and the problem", "[network]") {
        "a table is given with function tanh"},
       {head + "  - {name: f, op: lut, function: tanh, input_scale: 0, output_scale: 1}\n",
        "layers[0].input_scale"},
+      {head + "  - {name: c, op: concat}\n", "layer c: concat takes 2 or more input(s)"},
+      {head + "  - {name: p, op: max_pool, kernel: 2}\n  - {name: c, op: concat, inputs: "
+              "[input, p]}\n",
+       "layer c concatenates a 6x6 tensor with a 3x3 one"},
+      {head + "  - {name: g, op: gain_bias, output: {zero_point: 4}}\n  - {name: c, op: "
+              "concat, inputs: [input, g]}\n",
+       "layer c: its inputs' zero points differ (0 and 4)"},
   };
   for (const auto& [text, expected] : cases) {
     INFO(text);

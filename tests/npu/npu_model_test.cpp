@@ -188,6 +188,16 @@ class NetBuilder {
     l.zero_point = zp_[input()];
     return push(std::move(l));
   }
+  /// A concat of tensors `ts` (one zero point: the first's).
+  size_t concat(const std::vector<size_t>& ts) {
+    net::Layer l = layer("concat", net::Op::kConcat);
+    l.inputs = ts;
+    l.out = shape(ts[0]);
+    l.out.c = 0;
+    for (const size_t t : ts) l.out.c += shape(t).c;
+    l.zero_point = zp_[ts[0]];
+    return push(std::move(l));
+  }
   [[nodiscard]] const net::Network& network() const { return n_; }
 
  private:
@@ -371,6 +381,30 @@ TEST_CASE("a network of several outputs keeps each to the end; the DMA stores ea
       CHECK(run.stored.size() == 2);
     }
   }
+}
+
+TEST_CASE("a concat copies each input into its words of the output, a task each", "[npu]") {
+  std::mt19937_64 rng(34);
+  // 16 channels (two words of L = 8), a conv of 8, then both and the input again.
+  NetBuilder b(rng, 6, 5, 16);
+  const size_t conv = b.conv(8, 3, 3, 1, {1, 1, 1, 1});
+  const size_t cat = b.concat({0, conv, 0});
+  const net::Network& n = b.network();
+  REQUIRE(n.layers[cat - 1].out.c == 40);
+  const NpuDesign d = even_design();
+  for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+    const Program p = compile_network(d, n, 2, {.sequencing = how});
+    CHECK(p.layers.back().tasks == 3);  // a copy an input
+    // Its bound: each input's words once.
+    CHECK(p.layers.back().mapping_bound == 2 * 6 * 5 * (2 + 1 + 2));
+    check_network(d, n, random_input(rng, n, 2), how);
+  }
+  // An input that ends inside a word (8 channels over L = 5) is refused, naming the key.
+  NetBuilder odd(rng, 4, 4, 8);
+  odd.concat({0, 0});
+  CHECK_THROWS_WITH(compile_network(odd_design(), odd.network(), 1),
+                    Catch::Contains("has 8 channels, not a multiple of the 5 lanes of a word "
+                                    "(pe_array.lanes)"));
 }
 
 TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's registers",

@@ -60,6 +60,11 @@ q_conv("two_inputs", inputs=[helper.make_tensor_value_info("x", TensorProto.FLOA
 bad("two_inputs", "the graph has 2 inputs besides its initializers")
 q_conv("dynamic", inputs=[helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", "C", 6, 6])])
 bad("dynamic", "dynamic dimension 1 (C) without a given size")
+q_conv("concat_height", extra_nodes=[
+    helper.make_node("QLinearConcat", ["y_s", "y_z", "yq", "y_s", "y_z", "yq", "y_s", "y_z"],
+                     ["cat"], name="cat", domain="com.microsoft", axis=2)])
+bad("concat_height", "node cat (QLinearConcat): it concatenates along axis 2: only the channels "
+    "(axis 1) are mapped")
 q_conv("uint8_weights", w_dtype=np.uint8, w_value=200)  # 200 - 0 is not int8
 bad("uint8_weights", "its weights minus their zero point (200 - 0) do not fit int8")
 

@@ -36,10 +36,10 @@ per channel and of 7 bits (reduce_range, as in random_graphs.py: ONNX Runtime's 
 kernels are then exact on every CPU). Per model and format it prints one line: imported or
 npugen's message (exit status 2: its first line); the max |difference| in LSB of npugen's
 output (output.npy, int8 NHWC or [N][K]; with several outputs each output_<name>.npy, the
-worst reported) from ONNX Runtime's output quantized back to npugen's int8 domain, the top-1 index agreement (a [N][K] output), the wall times of
-`npugen reference` (all the images) and `npugen compile` (one image) and the compile
-report's expected_cycles; OUT_DIR/zoo.json has it all (with each model's MACs, parameters and
-quantized operator types). Everything runs on one core: ONNX Runtime's sessions (the
+worst reported) from ONNX Runtime's output quantized back to npugen's int8 domain, the top-1
+index agreement (a [N][K] output), the wall times of `npugen reference` (all the images) and
+`npugen compile` (one image) and the compile report's expected_cycles; OUT_DIR/zoo.json has
+it all (with each model's MACs, parameters and quantized operator types). Everything runs on one core: ONNX Runtime's sessions (the
 calibrator's too) with one intra-op and one inter-op thread, BLAS and OpenMP with one.
 
   zoo.py NPUGEN CONFIG OUT_DIR [--models resnet18,mlp,...] [--width 0.25] [--size 64]

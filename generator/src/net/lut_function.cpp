@@ -26,14 +26,16 @@ std::string_view lut_function_name(LutFunction f) {
       return "elu";
     case LutFunction::kSilu:
       return "silu";
+    case LutFunction::kIdentity:
+      return "identity";
   }
   return "?";
 }
 
 std::optional<LutFunction> lut_function_of(std::string_view name) {
-  for (const LutFunction f :
-       {LutFunction::kSigmoid, LutFunction::kTanh, LutFunction::kHardSigmoid,
-        LutFunction::kHardSwish, LutFunction::kLeakyRelu, LutFunction::kElu, LutFunction::kSilu}) {
+  for (const LutFunction f : {LutFunction::kSigmoid, LutFunction::kTanh, LutFunction::kHardSigmoid,
+                              LutFunction::kHardSwish, LutFunction::kLeakyRelu, LutFunction::kElu,
+                              LutFunction::kSilu, LutFunction::kIdentity}) {
     if (lut_function_name(f) == name) return f;
   }
   return std::nullopt;
@@ -77,6 +79,8 @@ float apply(LutFunction f, float alpha, float beta, float x) {
       return x >= 0.0F ? x : alpha * (std::exp(x) - 1.0F);
     case LutFunction::kSilu:
       return x * sigmoid(alpha * x);
+    case LutFunction::kIdentity:
+      return x;
   }
   return x;
 }

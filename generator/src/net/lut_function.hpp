@@ -26,9 +26,10 @@ enum class LutFunction : uint8_t {
   kLeakyRelu,    ///< x >= 0 ? x : alpha x (ONNX: alpha 0.01)
   kElu,          ///< x >= 0 ? x : alpha (exp(x) - 1) (ONNX: alpha 1)
   kSilu,         ///< x sigmoid(alpha x) (ONNX's Swish; SiLU: alpha 1)
+  kIdentity,     ///< x: a requantization (QLinearConcat's tables)
 };
 
-/// "sigmoid", "tanh", "hard_sigmoid", "hard_swish", "leaky_relu", "elu", "silu".
+/// "sigmoid", "tanh", "hard_sigmoid", "hard_swish", "leaky_relu", "elu", "silu", "identity".
 std::string_view lut_function_name(LutFunction f);
 /// The function of that name, if any.
 std::optional<LutFunction> lut_function_of(std::string_view name);

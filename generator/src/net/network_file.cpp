@@ -268,7 +268,9 @@ struct Window {
 // as an int8 .npy of 256 entries. Returns the output's zero point.
 int32_t lut_layer(Section& s, LayerReader& lr, Layer& l, int32_t x_zp) {
   const std::string fn = s.choice(
-      "function", "", "sigmoid, tanh, hard_sigmoid, hard_swish, leaky_relu, elu, silu or table",
+      "function", "",
+      "sigmoid, tanh, hard_sigmoid, hard_swish, leaky_relu, elu, silu, identity (a "
+      "requantization) or table",
       "lut: the element-wise function its 256-entry table computes (docs/network.md), or table "
       "(the entries given).",
       [](const std::string& v) { return v == "table" || lut_function_of(v).has_value(); });
@@ -374,12 +376,15 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
     const std::string op = s.choice(
         "op", "conv",
         "conv, fc, max_pool, avg_pool, pool (max_pool, stride 1 and same padding by default), "
-        "add, gain_bias, reduce, activation or lut",
+        "add, gain_bias, reduce, activation, lut or concat",
         "Layer kind.", [](const std::string& v) {
           return v == "conv" || v == "fc" || v == "max_pool" || v == "avg_pool" || v == "pool" ||
-                 v == "add" || v == "gain_bias" || v == "reduce" || v == "activation" || v == "lut";
+                 v == "add" || v == "gain_bias" || v == "reduce" || v == "activation" ||
+                 v == "lut" || v == "concat";
         });
-    const auto names = s.names("inputs", "Input layers (default: the previous layer).", 0, 2);
+    const auto names =
+        s.names("inputs",
+                "Input layers (default: the previous layer; add two, concat two or more).", 0, 64);
     for (const auto& n : names) {
       const auto it = tensor_of.find(n.text);
       if (it == tensor_of.end()) {
@@ -393,9 +398,12 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
     if (names.empty()) l.inputs.push_back(f.zero_point.size() - 1);
     if (l.inputs.empty()) l.inputs.push_back(0);
     const size_t given = names.empty() ? 1 : names.size();
-    if ((op == "add") != (given == 2)) {
+    if (op == "concat" ? given < 2 : (op == "add") != (given == 2)) {
       reader.error(s.location_of("inputs"), s.path_of("inputs"),
-                   fmt::format("layer {}: {} takes {} input(s)", l.name, op, op == "add" ? 2 : 1));
+                   fmt::format("layer {}: {} takes {} input(s)", l.name, op,
+                               op == "add"      ? "2"
+                               : op == "concat" ? "2 or more"
+                                                : "1"));
     }
     const Shape x = net.shape_of(l.inputs[0]);
     const int32_t x_zp = f.zero_point[l.inputs[0]];
@@ -409,6 +417,7 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
            : op == "gain_bias" ? Op::kGainBias
            : op == "reduce"    ? Op::kReduceSum
            : op == "lut"       ? Op::kLut
+           : op == "concat"    ? Op::kConcat
                                : Op::kActivation;
     l.out = x;
     int32_t out_zp = x_zp;
@@ -623,6 +632,27 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
         r.act_min = l.act_min;
         r.act_max = l.act_max;
       }
+    } else if (op == "concat") {
+      // A copy of each input into its channels: one H and W, one zero point (a lut layer
+      // requantizes an input whose differs, as ONNX Runtime's QLinearConcat does).
+      l.out.c = 0;
+      for (const size_t t : l.inputs) {
+        const Shape y = net.shape_of(t);
+        if (y.h != x.h || y.w != x.w) {
+          reader.error(where, s.path_of("inputs"),
+                       fmt::format("layer {} concatenates a {}x{} tensor with a {}x{} one (one "
+                                   "height and width)",
+                                   l.name, x.h, x.w, y.h, y.w));
+        }
+        if (f.zero_point[t] != x_zp) {
+          reader.error(where, s.path_of("inputs"),
+                       fmt::format("layer {}: its inputs' zero points differ ({} and {}): a "
+                                   "concat copies; requantize an input with a lut layer first",
+                                   l.name, x_zp, f.zero_point[t]));
+        }
+        l.out.c += y.c;
+      }
+      std::tie(l.act_min, l.act_max) = lr.clamp(s, x_zp, "none");
     } else if (op == "lut") {
       out_zp = lut_layer(s, lr, l, x_zp);
       std::tie(l.act_min, l.act_max) = lr.clamp(s, out_zp, "none");

@@ -86,6 +86,8 @@ const std::map<std::string, std::set<std::string>>& known_attributes() {
       {"LeakyRelu", {"alpha"}},
       {"Elu", {"alpha"}},
       {"Swish", {"alpha"}},
+      {"Concat", {"axis"}},
+      {"QLinearConcat", {"axis"}},
   };
   return kKnown;
 }
@@ -220,7 +222,7 @@ struct Quant {
 
 // A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
 struct Pending {
-  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation, kLut } op = kConv;
+  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation, kLut, kConcat } op = kConv;
   const onnx::NodeProto* node = nullptr;  ///< the op's node
   Quant x, y;                             ///< inputs (y: add's second)
   std::shared_ptr<Data> w, b;             ///< conv, fc: integer weights and bias (or float)
@@ -233,6 +235,7 @@ struct Pending {
   double lo = -kInf, hi = kInf;                  ///< fused Relu or Clip (float)
   LutFunction function = LutFunction::kSigmoid;  ///< lut: the element-wise function
   float alpha = 0.0F, beta = 0.0F;               ///< lut: its parameters
+  std::vector<Quant> parts;                      ///< concat: its inputs
   std::vector<std::string> nodes;
 };
 
@@ -869,6 +872,47 @@ class Importer {
     return finish_layer(y_scale, y_zp, x.view);
   }
 
+  // A channel concat: each input whose scale or zero point is not the output's requantized
+  // first by a LUT (an identity table: ONNX Runtime's QLinearConcat requantizes through the
+  // same table), then the copies. Along H or W (axis 2, 3) it is refused.
+  Quant concat(const std::vector<std::string>& nodes, const onnx::NodeProto& n,
+               const std::vector<Quant>& parts, double y_scale, int32_t y_zp, double lo,
+               double hi) {
+    const int64_t axis = int_attr(n, "axis").value_or(1);
+    for (const Quant& q : parts) {
+      if (q.view != View::kNchw) fail(n, "it concatenates a tensor that is not NCHW");
+    }
+    if (axis != 1 && axis != -3) {
+      fail(n, fmt::format("it concatenates along axis {}: only the channels (axis 1) are mapped",
+                          axis));
+    }
+    std::vector<size_t> inputs;
+    for (const Quant& q : parts) {
+      if (std::abs(q.scale - y_scale) > 1e-6 * y_scale || q.zp != y_zp) {
+        inputs.push_back(lut_layer({node_name(n) + " (requantizing an input)"}, q,
+                                   LutFunction::kIdentity, 0, 0, y_scale, y_zp, -kInf, kInf)
+                             .t);
+      } else {
+        inputs.push_back(q.t);
+      }
+    }
+    const gn::Network& net = model_.file.network;
+    gn::Layer& l = new_layer(nodes, gn::Op::kConcat, parts.front());
+    l.inputs = inputs;
+    l.out = net.shape_of(inputs.front());
+    l.out.c = 0;
+    for (const size_t t : inputs) {
+      const gn::Shape s = net.shape_of(t);
+      if (s.h != l.out.h || s.w != l.out.w) {
+        fail(n, "it concatenates tensors of different heights or widths along the channels");
+      }
+      l.out.c += s.c;
+    }
+    l.act_min = clamp_q(lo, y_scale, y_zp, true);
+    l.act_max = clamp_q(hi, y_scale, y_zp, false);
+    return finish_layer(y_scale, y_zp, View::kNchw);
+  }
+
   // The LUT function of an ONNX operator (Sigmoid ... Swish; QLinearSigmoid and
   // QLinearLeakyRelu are their quantized forms), its alpha and beta from its attributes.
   static std::optional<LutFunction> lut_function(const onnx::NodeProto& n, float& alpha,
@@ -1143,6 +1187,30 @@ class Importer {
         p.p.nodes = {node_name(n)};
         set(n, p);
       }
+    } else if (op == "QLinearConcat") {
+      // Y_scale, Y_zero_point, then (X, X_scale, X_zero_point) an input.
+      if (n.input_size() < 5 || (n.input_size() - 2) % 3 != 0) {
+        fail(n, fmt::format("it has {} inputs, not 2 + 3 an input", n.input_size()));
+      }
+      std::vector<Quant> parts;
+      for (int k = 2; k + 2 < n.input_size(); k += 3) {
+        parts.push_back(quant_in(n, k));
+        same_input_q(n, parts.back(), k + 1, k + 2);
+      }
+      bool u8 = false;
+      const auto [ys, yz] = activation_q(n, 0, 1, &u8);
+      set(n, typed(concat({node_name(n)}, n, parts, ys, yz, -kInf, kInf), u8));
+    } else if (op == "Concat") {
+      // Between DequantizeLinear and QuantizeLinear: pending until the QuantizeLinear.
+      Value p;
+      p.kind = Value::kPending;
+      p.p.op = Pending::kConcat;
+      p.p.node = &n;
+      for (int k = 0; k < n.input_size(); ++k) p.p.parts.push_back(deq_in(n, k));
+      if (p.p.parts.empty()) fail(n, "it has no input");
+      p.p.x = p.p.parts.front();
+      p.p.nodes = {node_name(n)};
+      set(n, p);
     } else if (op == "Flatten" || op == "Reshape") {
       reshape(n);
     } else if (op == "Transpose") {
@@ -1227,6 +1295,9 @@ class Importer {
         break;
       case Pending::kLut:
         set(n, typed(lut_layer(nodes, p.x, p.function, p.alpha, p.beta, s, z, p.lo, p.hi), u8));
+        break;
+      case Pending::kConcat:
+        set(n, typed(concat(nodes, *p.node, p.parts, s, z, p.lo, p.hi), u8));
         break;
       case Pending::kActivation: {
         if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {

@@ -24,6 +24,8 @@ const char* op_name(Op op) {
       return "activation";
     case Op::kLut:
       return "lut";
+    case Op::kConcat:
+      return "concat";
   }
   return "?";
 }

@@ -46,6 +46,12 @@ std::vector<Tensor> run_network(const net::Network& network, const Tensor& input
       case net::Op::kLut:
         y = lookup(x, l.lut, l.act_min, l.act_max);
         break;
+      case net::Op::kConcat: {
+        std::vector<Tensor> parts;
+        for (const size_t t : l.inputs) parts.push_back(tensors.at(t));
+        y = clamp(concat_channels(parts), l.act_min, l.act_max);
+        break;
+      }
     }
     tensors.push_back(std::move(y));
   }

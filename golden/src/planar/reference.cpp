@@ -105,6 +105,27 @@ Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max) {
   return out;
 }
 
+Tensor concat_channels(const std::vector<Tensor>& parts) {
+  Tensor out = parts.at(0);
+  out.c = 0;
+  for (const Tensor& p : parts) {
+    if (p.n != out.n || p.h != out.h || p.w != out.w) {
+      throw std::invalid_argument("concat_channels: the tensors' N, H or W differ");
+    }
+    out.c += p.c;
+  }
+  out.data.clear();
+  const size_t pixels = static_cast<size_t>(out.n) * out.h * out.w;
+  for (size_t px = 0; px < pixels; ++px) {
+    for (const Tensor& p : parts) {
+      const auto c = static_cast<size_t>(p.c);
+      out.data.insert(out.data.end(), p.data.begin() + static_cast<std::ptrdiff_t>(px * c),
+                      p.data.begin() + static_cast<std::ptrdiff_t>((px + 1) * c));
+    }
+  }
+  return out;
+}
+
 Tensor lookup(const Tensor& x, const std::array<int8_t, 256>& table, int32_t act_min,
               int32_t act_max) {
   Tensor out = x;

@@ -29,6 +29,7 @@ enum class Op : uint8_t {
   kReduceMax,   ///< maximum over H x W or the channels
   kActivation,  ///< the clamp alone (relu: act_min = the zero point)
   kLut,         ///< a 256-entry table: lut[x + 128], then the clamp
+  kConcat,      ///< its inputs' channels one after the other (one zero point), then the clamp
 };
 
 /// The layer kind as the network file writes it.
