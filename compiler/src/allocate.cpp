@@ -215,19 +215,24 @@ class Allocator {
     const golden::PlanarParams& pp = t_.d.planar;
     node.banded = x.mem || out.mem || (add && l.inputs.size() > 1 && g_.tensors[l.inputs[1]].mem) ||
                   t_.beyond(t.height, t.width, pp.max_height, pp.max_width);
-    if (node.info->op == golden::net::Op::kConcat) {  // its copies run whole, in the buffers
+    if (runs_as_copies(node.info->op)) {  // concat, resize: copies run whole, in the buffers
       for (const size_t y : l.inputs) {
         if (g_.tensors[y].mem) {
           throw t_.error(i, fmt::format("its input {} is kept in system memory (above a "
-                                        "buffer): a concat of tensors in memory is not mapped yet",
+                                        "buffer): a {} of tensors in memory is not mapped yet",
                                         y == 0 ? std::string("(the network's input)")
-                                               : t_.n.layers[y - 1].name));
+                                               : t_.n.layers[y - 1].name,
+                                        golden::net::op_name(l.op)));
         }
       }
       if (out.mem) {
-        throw t_.error(i, fmt::format("its output ({}, {} words) is above a buffer (agu.act_words "
-                                      "{}): a concat into system memory is not mapped yet",
-                                      shape_text(out), out.words(lanes), t_.d.act_words()));
+        throw t_.error(
+            i, fmt::format("its output ({}, {} words) fits neither buffer beside the "
+                           "tensors in use (agu.act_words {} each: A {}, B {} in use), "
+                           "so it would be kept in system memory: a {} into system "
+                           "memory is not mapped yet",
+                           shape_text(out), out.words(lanes), t_.d.act_words(), buffers_.used(0),
+                           buffers_.used(1), golden::net::op_name(l.op)));
       }
       node.banded = false;
     }

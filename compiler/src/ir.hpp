@@ -99,32 +99,60 @@ inline std::pair<BandGeometry, BandGeometry> planar_geometry(const golden::Plana
   return {{h, 1, 1, 0, oh}, {w, 1, 1, 0, ow}};
 }
 
-/// A concat's tasks: one for each input, a copy of it (the layer's task, the clamp) into its
-/// channels of the output: the input's shape and dense strides, `first_word` its first word
-/// in an output pixel (the channels before it over L). Bases and the output's strides are
-/// lowering's.
-struct ConcatPart {
+/// A layer run as planar copies (concat, resize): each the clamp alone from one input, its
+/// shape and dense strides, into the output from `out_offset` words with its own strides
+/// (lowering adds the bases). A concat copies each input into its words of every output
+/// pixel; a resize by fy x fx copies its input fy x fx times, copy (dy, dx) to the output
+/// pixels (fy y + dy, fx x + dx).
+struct CopyPart {
   golden::PlanarTask task;
-  uint64_t first_word = 0;
+  size_t input = 0;  ///< the network tensor it reads
+  uint64_t out_offset = 0, pixel_stride = 0, row_stride = 0, image_stride = 0;
 };
-inline std::vector<ConcatPart> concat_parts(const golden::net::Network& n, size_t layer,
-                                            const golden::PlanarTask& t, unsigned lanes) {
-  std::vector<ConcatPart> parts;
-  uint64_t channel = 0;
-  for (const size_t x : n.layers[layer].inputs) {
+inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t layer,
+                                        const golden::PlanarTask& t, unsigned lanes) {
+  const golden::net::Layer& l = n.layers[layer];
+  const golden::net::Shape& o = l.out;
+  const uint64_t words = (static_cast<uint64_t>(o.c) + lanes - 1) / lanes;  // an output pixel's
+  const uint64_t row = words * static_cast<uint64_t>(o.w), image = row * static_cast<uint64_t>(o.h);
+  auto part = [&](size_t x) {
     const golden::net::Shape& s = n.shape_of(x);
-    ConcatPart p;
+    CopyPart p;
     p.task = t;
     p.task.height = static_cast<unsigned>(s.h), p.task.width = static_cast<unsigned>(s.w);
     p.task.channels = static_cast<unsigned>(s.c);
     p.task.in_pixel_stride = p.task.channel_words(lanes);
     p.task.in_row_stride = p.task.in_pixel_stride * p.task.width;
     p.task.in_image_stride = p.task.in_row_stride * p.task.height;
-    p.first_word = channel / lanes;
-    channel += static_cast<uint64_t>(s.c);
+    p.input = x;
+    p.pixel_stride = words, p.row_stride = row, p.image_stride = image;
+    return p;
+  };
+  std::vector<CopyPart> parts;
+  if (l.op == golden::net::Op::kResize) {
+    for (int dy = 0; dy < l.resize_h; ++dy) {
+      for (int dx = 0; dx < l.resize_w; ++dx) {
+        CopyPart p = part(l.inputs[0]);
+        p.out_offset = static_cast<uint64_t>(dy) * row + static_cast<uint64_t>(dx) * words;
+        p.pixel_stride = words * static_cast<uint64_t>(l.resize_w);
+        p.row_stride = row * static_cast<uint64_t>(l.resize_h);
+        parts.push_back(p);
+      }
+    }
+    return parts;
+  }
+  uint64_t channel = 0;  // concat
+  for (const size_t x : l.inputs) {
+    CopyPart p = part(x);
+    p.out_offset = channel / lanes;
+    channel += static_cast<uint64_t>(n.shape_of(x).c);
     parts.push_back(p);
   }
   return parts;
+}
+/// Whether the layer runs as copies (copy_parts).
+inline bool runs_as_copies(golden::net::Op op) {
+  return op == golden::net::Op::kConcat || op == golden::net::Op::kResize;
 }
 
 /// A staging area of a banded layer: where a band's input rows are loaded, or its output rows

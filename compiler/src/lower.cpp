@@ -582,8 +582,8 @@ class Lowering {
     pl.name = l.name;
     pl.op = l.op;
     pl.neural = false;
-    if (node.info->op == golden::net::Op::kConcat) {
-      concat(node, t, pl);
+    if (runs_as_copies(node.info->op)) {
+      copies(node, t, pl);
     } else if (node.banded) {
       planar_bands(node, add ? std::optional<ProgramTensor>(y) : std::nullopt, t, pl);
     } else {
@@ -611,25 +611,23 @@ class Lowering {
     finish(node, pl);
   }
 
-  // A concat: each input copied (the clamp) into its words of every output pixel, a task
-  // each (concat_parts), in the input's order. The host waits for a register group before a
-  // third task (a write to an enabled group would be refused).
-  void concat(const Node& node, const golden::PlanarTask& t, ProgramLayer& pl) {
+  // A concat or a resize: its copies (copy_parts), a task each, in order. The host waits
+  // for a register group before a third task (a write to an enabled group is refused).
+  void copies(const Node& node, const golden::PlanarTask& t, ProgramLayer& pl) {
     const size_t i = node.layer;
-    const golden::net::Layer& l = t_.n.layers[i];
-    const auto parts = concat_parts(t_.n, i, t, t_.d.lanes());
+    const auto parts = copy_parts(t_.n, i, t, t_.d.lanes());
     for (size_t k = 0; k < parts.size(); ++k) {
-      const ProgramTensor& x = g_.tensors[l.inputs[k]];
+      const ProgramTensor& x = g_.tensors[parts[k].input];
       task_ = LayerTask{};
       task_.op = node.info->task;
       region(0, x);
       region(4, node.out);
       golden::PlanarTask part = parts[k].task;
       part.a_base = t_.planar_address(x.buf, x.base);
-      part.out_base = t.out_base + parts[k].first_word;
-      part.out_pixel_stride = t.out_pixel_stride;
-      part.out_row_stride = t.out_row_stride;
-      part.out_image_stride = t.out_image_stride;
+      part.out_base = t.out_base + parts[k].out_offset;
+      part.out_pixel_stride = parts[k].pixel_stride;
+      part.out_row_stride = parts[k].row_stride;
+      part.out_image_stride = parts[k].image_stride;
       if (!t_.tasks && k >= 2) {
         ProgramStep w;
         w.kind = ProgramStep::Kind::kWaitPlanarDone;
@@ -641,7 +639,7 @@ class Lowering {
         apb_write(base + w.offset, w.value);
       }
       ++planar_;
-      if (t_.tasks) single_task(i, x, l.inputs[k], k + 1 == parts.size());
+      if (t_.tasks) single_task(i, x, parts[k].input, k + 1 == parts.size());
     }
     pl.tasks = parts.size();
   }

@@ -68,6 +68,13 @@ Shape concat_shape(const Layer&, Inputs in) {
   }
   return out;
 }
+Shape resize_shape(const Layer& l, Inputs in) {
+  if (l.resize_h < 1 || l.resize_w < 1) {
+    throw Refusal(fmt::format("its factors {} x {} are not whole numbers of 1 or more", l.resize_h,
+                              l.resize_w));
+  }
+  return {in[0].h * l.resize_h, in[0].w * l.resize_w, in[0].c};
+}
 Shape reduce_shape(const Layer& l, Inputs in) {
   return l.axis == golden::reference::ReduceAxis::kSpatial ? Shape{1, 1, in[0].c}
                                                            : Shape{in[0].h, in[0].w, 1};
@@ -155,7 +162,7 @@ void lut_fields(const Layer& l, PlanarTask&, std::vector<PlanarGain>& gains) {
 }
 
 // In golden::net::Op's order.
-const std::array<OpInfo, 11> kTable = {{
+const std::array<OpInfo, 12> kTable = {{
     {.op = Op::kConv,
      .task = TaskOp::kConv,
      .neural = true,
@@ -224,12 +231,20 @@ const std::array<OpInfo, 11> kTable = {{
      .shape = same_shape,
      .planar_fields = lut_fields,
      .macs = no_macs},
-    // A copy of each input into its channels of the output (lower.cpp, concat_parts).
+    // A copy of each input into its channels of the output (ir.hpp, copy_parts).
     {.op = Op::kConcat,
      .task = TaskOp::kElementwise,
      .neural = false,
      .planar = PlanarOp::kActivation,
      .shape = concat_shape,
+     .planar_fields = no_fields,
+     .macs = no_macs},
+    // fy x fx copies of the input, each to every fy-th row and fx-th column (copy_parts).
+    {.op = Op::kResize,
+     .task = TaskOp::kElementwise,
+     .neural = false,
+     .planar = PlanarOp::kActivation,
+     .shape = resize_shape,
      .planar_fields = no_fields,
      .macs = no_macs},
 }};

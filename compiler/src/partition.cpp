@@ -203,15 +203,14 @@ void partition(const Target& t, Graph& g) {
     }
     // A planar layer is one task (or its bands' and tiles'), its limits checked in layer
     // order with the neural layers'.
-    if (node.info->op == golden::net::Op::kConcat) {  // a task an input
+    if (runs_as_copies(node.info->op)) {  // concat, resize: copies of the input(s)
       node.mapping_bound = 0;
-      for (const ConcatPart& p : concat_parts(t.n, node.layer, node.task, t.d.lanes())) {
+      for (const CopyPart& p : copy_parts(t.n, node.layer, node.task, t.d.lanes())) {
         // Each copy runs whole: no bands, tiles or slices yet.
         if (const std::string why = golden::planar_refusal(t.d.planar, p.task); !why.empty()) {
           throw t.error(node.layer, fmt::format("the planar engine cannot copy an input: {} (a "
-                                                "concat's copies run whole, in no bands or "
-                                                "slices)",
-                                                why));
+                                                "{}'s copies run whole, in no bands or slices)",
+                                                why, golden::net::op_name(node.info->op)));
         }
         node.mapping_bound += golden::planar_beats(t.d.planar, p.task);
       }

@@ -292,6 +292,7 @@ class NpuBench {
     s.goal("programs of several outputs (each kept to the end)", programs_with_outputs_, false);
     s.goal("outputs the DMA stored, checked against the reference", outputs_stored_, false);
     s.goal("concat layers run (a copy of each input into its words)", concat_layers_, false);
+    s.goal("resize layers run (a copy a position of each output block)", resize_layers_, false);
     if (kD.planar.generates(PlanarOp::kLut)) {
       s.goal("LUT layers run (the table in the gain table's rows)", lut_layers_, false);
     }
@@ -626,6 +627,7 @@ class NpuBench {
       (l.neural ? neural_layers_ : planar_layers_) += 1;
       lut_layers_ += l.op == net::Op::kLut ? 1 : 0;
       concat_layers_ += l.op == net::Op::kConcat ? 1 : 0;
+      resize_layers_ += l.op == net::Op::kResize ? 1 : 0;
       zs_layers_ += l.zs_steps != 0 ? 1 : 0;
       banded_ += l.tasks > 1 ? 1 : 0;
       kept_ += l.out.mem ? 1 : 0;
@@ -1106,6 +1108,7 @@ class NpuBench {
   // The finished programs' figures.
   uint64_t neural_layers_ = 0, planar_layers_ = 0, zs_layers_ = 0, banded_ = 0, kept_ = 0;
   uint64_t lut_layers_ = 0, outputs_stored_ = 0, programs_with_outputs_ = 0, concat_layers_ = 0;
+  uint64_t resize_layers_ = 0;
   uint64_t packed_ = 0, mem_writes_ = 0, input_dma_words_ = 0, dma_rows_ = 0;
   bool stores_wanted_ = false;
   std::vector<std::string> program_lines_;

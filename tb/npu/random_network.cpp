@@ -311,6 +311,7 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
         break;
       case Op::kLut:     // drawn as an activation (above)
       case Op::kConcat:  // appended after the loop
+      case Op::kResize:
         break;
     }
     l.zero_point = out_zp;
@@ -318,6 +319,23 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
     n.layers.push_back(std::move(l));
     // A classifier ends the network (where convolutions could come before it).
     if (n.layers.back().op == Op::kFc && conv) break;
+  }
+  // One network in four is upsampled at its end: the last tensor resized by 1 to 3 along each
+  // axis (nearest), a copy of it a position of its output pixels' block.
+  if (pl.generates(golden::PlanarOp::kActivation) && late() % 4 == 0) {
+    const size_t last = n.layers.size();
+    Layer l;
+    l.name = fmt::format("l{}", last);
+    l.op = Op::kResize;
+    l.inputs = {last};
+    l.resize_h = range(late, 1, 3), l.resize_w = range(late, 1, 3);
+    const Shape y = n.shape_of(last);
+    l.out = Shape{y.h * l.resize_h, y.w * l.resize_w, y.c};
+    l.line = static_cast<int>(last) + 1;
+    l.zero_point = zp[last];
+    if (late() % 2 == 0) l.act_min = range(late, -128, 0), l.act_max = range(late, 0, 127);
+    zp.push_back(l.zero_point);
+    n.layers.push_back(std::move(l));
   }
   // One network in four ends in a concat of its last tensor after an earlier one of the same
   // height and width whose channels fill whole words (the input too): a copy of each.

@@ -206,6 +206,25 @@ TEST_CASE("a concat layer: its inputs' channels one after the other", "[network]
   CHECK(t[2].data == std::vector<int8_t>{-1, 2, 1, 2, -1, 2, 7, 3, 3, 3, 7, 3});
 }
 
+TEST_CASE("a resize layer: nearest, by whole factors", "[network]") {
+  Scratch s;
+  const auto r = s.read(
+      "input: {height: 2, width: 2, channels: 1}\n"
+      "layers:\n"
+      "  - {name: u, op: resize, factor: [2, 3], clamp: [-100, 50]}\n");
+  for (const auto& d : r.diagnostics) FAIL(d.format());
+  REQUIRE(r.file);
+  const auto& l = r.file->network.layers[0];
+  CHECK(l.out == golden::net::Shape{4, 6, 1});
+  golden::reference::Tensor x;
+  x.h = x.w = 2;
+  x.data = {1, 99, -128, 4};
+  const auto t = golden::reference::run_network(r.file->network, x);
+  CHECK(t[1].data == std::vector<int8_t>{1, 1,  1,    50,   50,   50,   1,    1,
+                                         1, 50, 50,   50,   -100, -100, -100, 4,
+                                         4, 4,  -100, -100, -100, 4,    4,    4});
+}
+
 TEST_CASE("bad network files name the line and the problem", "[network]") {
   Scratch s;
   s.npy("w8.npy", util::NpyType::kInt8, {4, 3, 3, 2}, std::vector<int64_t>(72, 1));
@@ -256,6 +275,8 @@ TEST_CASE("bad network files name the line and the problem", "[network]") {
       {head + "  - {name: f, op: lut, function: tanh, input_scale: 0, output_scale: 1}\n",
        "layers[0].input_scale"},
       {head + "  - {name: c, op: concat}\n", "layer c: concat takes 2 or more input(s)"},
+      {head + "  - {name: u, op: resize}\n", "layers[0].factor: required key is missing"},
+      {head + "  - {name: u, op: resize, factor: 0}\n", "layers[0].factor"},
       {head + "  - {name: p, op: max_pool, kernel: 2}\n  - {name: c, op: concat, inputs: "
               "[input, p]}\n",
        "layer c concatenates a 6x6 tensor with a 3x3 one"},

@@ -188,6 +188,15 @@ class NetBuilder {
     l.zero_point = zp_[input()];
     return push(std::move(l));
   }
+  /// A nearest-neighbour resize of the last tensor by fy x fx.
+  size_t resize(int fy, int fx) {
+    net::Layer l = layer("resize", net::Op::kResize);
+    l.resize_h = fy, l.resize_w = fx;
+    const net::Shape x = shape(input());
+    l.out = {x.h * fy, x.w * fx, x.c};
+    l.zero_point = zp_[input()];
+    return push(std::move(l));
+  }
   /// A concat of tensors `ts` (one zero point: the first's).
   size_t concat(const std::vector<size_t>& ts) {
     net::Layer l = layer("concat", net::Op::kConcat);
@@ -405,6 +414,27 @@ TEST_CASE("a concat copies each input into its words of the output, a task each"
   CHECK_THROWS_WITH(compile_network(odd_design(), odd.network(), 1),
                     Catch::Contains("has 8 channels, not a multiple of the 5 lanes of a word "
                                     "(pe_array.lanes)"));
+}
+
+TEST_CASE("a resize copies its input fy x fx times, each to a position of the output blocks",
+          "[npu]") {
+  std::mt19937_64 rng(35);
+  NetBuilder b(rng, 5, 4, 11);  // 11 channels: two words of L = 8, the second partial
+  b.conv(11, 3, 3, 1, {1, 1, 1, 1});
+  const size_t up = b.resize(2, 3);
+  b.concat({up, up});  // not word-aligned: refused below on L = 8
+  const net::Network& n = b.network();
+  net::Network resize_only = n;
+  resize_only.layers.pop_back();
+  const NpuDesign d = even_design();
+  for (const Sequencing how : {Sequencing::kTasks, Sequencing::kHost}) {
+    const Program p = compile_network(d, resize_only, 2, {.sequencing = how});
+    CHECK(p.layers.back().tasks == 6);
+    CHECK(p.layers.back().mapping_bound == 6 * 2 * 5 * 4 * 2);  // six copies of the input
+    CHECK(p.layers.back().out.h == 10);
+    check_network(d, resize_only, random_input(rng, resize_only, 2), how);
+  }
+  CHECK_THROWS_WITH(compile_network(d, n, 1), Catch::Contains("its input 0 has 11 channels"));
 }
 
 TEST_CASE("task sequencing: one descriptor a layer, its regions and the engine's registers",

@@ -65,6 +65,16 @@ q_conv("concat_height", extra_nodes=[
                      ["cat"], name="cat", domain="com.microsoft", axis=2)])
 bad("concat_height", "node cat (QLinearConcat): it concatenates along axis 2: only the channels "
     "(axis 1) are mapped")
+scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")
+q_conv("resize_linear", extra_inits=[scales], extra_nodes=[
+    helper.make_node("Resize", ["yq", "", "scales"], ["up"], name="up", mode="linear")])
+bad("resize_linear", "node up (Resize): its mode linear is not mapped (nearest only)")
+q_conv("resize_ceil", extra_inits=[scales], extra_nodes=[
+    helper.make_node("Resize", ["yq", "", "scales"], ["up"], name="up", mode="nearest",
+                     coordinate_transformation_mode="asymmetric",
+                     nearest_mode="round_prefer_ceil")])
+bad("resize_ceil", "node up (Resize): with coordinate_transformation_mode asymmetric and "
+    "nearest_mode round_prefer_ceil, output row 1 reads input row 1, not 0")
 q_conv("uint8_weights", w_dtype=np.uint8, w_value=200)  # 200 - 0 is not int8
 bad("uint8_weights", "its weights minus their zero point (200 - 0) do not fit int8")
 

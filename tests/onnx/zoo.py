@@ -27,8 +27,8 @@ multiplier does, rounded to multiples of 8; `--size` is the input's height and w
                        x2 (nearest) and Concatenated with the stride-16 map, two heads of 255
                        channels: TWO graph outputs; input 256
   yolov3_tiny_heads    its backbone and both heads, the stride-16 head from the stride-16
-                       map without the Resize and Concat path (not mapped yet): a detector of
-                       TWO graph outputs that runs today; input 256
+                       map without the Resize and Concat path (whose concat at 256 x 256 is
+                       not placed in the buffers on edge yet): TWO graph outputs; input 256
 
 Each model is calibrated on 4 random inputs and quantized in the formats asked: qdq (QDQ,
 int8 activations and weights) and qop (QOperator, uint8 activations, int8 weights), weights
@@ -333,8 +333,9 @@ def yolov3_tiny(net, width):
 
 def yolov3_tiny_heads(net, width):
     """YOLOv3-tiny's backbone and its two detection heads (strides 32 and 16), the second
-    taken from the stride-16 feature map without the upsample-and-concat path (Resize and
-    Concat are not mapped yet): a two-output detector that runs today."""
+    taken from the stride-16 feature map without the upsample-and-concat path (at 256 x 256
+    on edge that concat's output does not fit beside the tensors in use, and a concat into
+    system memory is not mapped yet): a two-output detector that runs there today."""
     t, route = yolo_backbone(net, width)
     t = net.conv(t, divisible(256 * width), 1, act="leaky")
     y1 = net.conv(net.conv(t, divisible(512 * width), 3, act="leaky"), 255, 1)

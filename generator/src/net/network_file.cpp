@@ -376,11 +376,11 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
     const std::string op = s.choice(
         "op", "conv",
         "conv, fc, max_pool, avg_pool, pool (max_pool, stride 1 and same padding by default), "
-        "add, gain_bias, reduce, activation, lut or concat",
+        "add, gain_bias, reduce, activation, lut, concat or resize",
         "Layer kind.", [](const std::string& v) {
           return v == "conv" || v == "fc" || v == "max_pool" || v == "avg_pool" || v == "pool" ||
                  v == "add" || v == "gain_bias" || v == "reduce" || v == "activation" ||
-                 v == "lut" || v == "concat";
+                 v == "lut" || v == "concat" || v == "resize";
         });
     const auto names =
         s.names("inputs",
@@ -418,6 +418,7 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
            : op == "reduce"    ? Op::kReduceSum
            : op == "lut"       ? Op::kLut
            : op == "concat"    ? Op::kConcat
+           : op == "resize"    ? Op::kResize
                                : Op::kActivation;
     l.out = x;
     int32_t out_zp = x_zp;
@@ -632,6 +633,13 @@ NetworkResult read_network_text(const std::string& text, const std::string& disp
         r.act_min = l.act_min;
         r.act_max = l.act_max;
       }
+    } else if (op == "resize") {
+      // Nearest-neighbour upsampling by whole factors: output (y, x) is input (y / fy, x / fx).
+      const Pair f = lr.pair(s, "factor", 1, 16, std::nullopt,
+                             "resize: the factors FY and FX (or one for both), 1 to 16.");
+      l.resize_h = f.a, l.resize_w = f.b;
+      l.out = Shape{x.h * f.a, x.w * f.b, x.c};
+      std::tie(l.act_min, l.act_max) = lr.clamp(s, x_zp, "none");
     } else if (op == "concat") {
       // A copy of each input into its channels: one H and W, one zero point (a lut layer
       // requantizes an input whose differs, as ONNX Runtime's QLinearConcat does).

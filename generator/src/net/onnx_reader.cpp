@@ -87,6 +87,9 @@ const std::map<std::string, std::set<std::string>>& known_attributes() {
       {"Elu", {"alpha"}},
       {"Swish", {"alpha"}},
       {"Concat", {"axis"}},
+      {"Resize",
+       {"antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+        "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode"}},
       {"QLinearConcat", {"axis"}},
   };
   return kKnown;
@@ -222,7 +225,17 @@ struct Quant {
 
 // A float op over dequantized values, waiting for the QuantizeLinear that gives its output.
 struct Pending {
-  enum Op : uint8_t { kConv, kFc, kMaxPool, kAvgPool, kAdd, kActivation, kLut, kConcat } op = kConv;
+  enum Op : uint8_t {
+    kConv,
+    kFc,
+    kMaxPool,
+    kAvgPool,
+    kAdd,
+    kActivation,
+    kLut,
+    kConcat,
+    kResize
+  } op = kConv;
   const onnx::NodeProto* node = nullptr;  ///< the op's node
   Quant x, y;                             ///< inputs (y: add's second)
   std::shared_ptr<Data> w, b;             ///< conv, fc: integer weights and bias (or float)
@@ -236,6 +249,7 @@ struct Pending {
   LutFunction function = LutFunction::kSigmoid;  ///< lut: the element-wise function
   float alpha = 0.0F, beta = 0.0F;               ///< lut: its parameters
   std::vector<Quant> parts;                      ///< concat: its inputs
+  int resize_h = 1, resize_w = 1;                ///< resize: its factors
   std::vector<std::string> nodes;
 };
 
@@ -913,6 +927,107 @@ class Importer {
     return finish_layer(y_scale, y_zp, View::kNchw);
   }
 
+  // Resize's factors: nearest, and for every output row (column) the input row (column) ONNX
+  // Runtime's coordinate transformation and rounding read (computed in float32 as it does)
+  // must be the output's over a whole factor; anything else is refused.
+  std::pair<int, int> resize_factors(const onnx::NodeProto& n, const gn::Shape& s) {
+    const std::string mode = string_attr(n, "mode");
+    if (!mode.empty() && mode != "nearest") {
+      fail(n, fmt::format("its mode {} is not mapped (nearest only)", mode));
+    }
+    if (int_attr(n, "antialias").value_or(0) != 0) fail(n, "antialias 1 is not mapped");
+    if (!ints(n, "axes").empty()) fail(n, "axes are not mapped (give all four scales)");
+    const bool opset10 = model_.opset < 11;
+    const int scales_at = opset10 ? 1 : 2;
+    std::vector<double> out(4, 0);
+    if (n.input_size() > scales_at && !n.input(scales_at).empty() &&
+        !data_of(init_of(n, scales_at, "scales"), n).v.empty()) {
+      const Data d = data_of(init_of(n, scales_at, "scales"), n);
+      if (d.v.size() != 4) fail(n, fmt::format("it has {} scales, not 4", d.v.size()));
+      if (d.v[0] != 1 || d.v[1] != 1) fail(n, "it resizes the batch or the channels");
+      out = {1, 1, static_cast<double>(static_cast<float>(d.v[2]) * static_cast<float>(s.h)),
+             static_cast<double>(static_cast<float>(d.v[3]) * static_cast<float>(s.w))};
+      out[2] = std::floor(out[2]), out[3] = std::floor(out[3]);
+    } else if (!opset10 && n.input_size() > 3 && !n.input(3).empty()) {
+      const Data d = data_of(init_of(n, 3, "sizes"), n);
+      if (d.v.size() != 4) fail(n, fmt::format("it has {} sizes, not 4", d.v.size()));
+      out = d.v;
+    } else {
+      fail(n, "it has neither scales nor sizes");
+    }
+    const std::string ctm = string_attr(n, "coordinate_transformation_mode").empty()
+                                ? "half_pixel"
+                                : string_attr(n, "coordinate_transformation_mode");
+    const std::string nm = string_attr(n, "nearest_mode").empty() ? "round_prefer_floor"
+                                                                  : string_attr(n, "nearest_mode");
+    auto factor = [&](int in, double out_len, const char* axis) {
+      if (out_len < in || std::fmod(out_len, in) != 0) {
+        fail(n, fmt::format("it resizes {} {} to {}: not by a whole factor (only upsampling by "
+                            "whole factors is mapped)",
+                            axis, in, out_len));
+      }
+      const int f = static_cast<int>(out_len) / in;
+      const float scale = static_cast<float>(out_len) / static_cast<float>(in);
+      for (int d = 0; d < static_cast<int>(out_len); ++d) {
+        const auto x = static_cast<float>(d);
+        float o = 0;
+        if (ctm == "half_pixel") {
+          o = (x + 0.5F) / scale - 0.5F;
+        } else if (ctm == "pytorch_half_pixel") {
+          o = out_len > 1 ? (x + 0.5F) / scale - 0.5F : 0.0F;
+        } else if (ctm == "asymmetric") {
+          o = x / scale;
+        } else if (ctm == "tf_half_pixel_for_nn") {
+          o = (x + 0.5F) / scale;
+        } else if (ctm == "align_corners") {
+          o = out_len == 1 ? 0.0F
+                           : x * static_cast<float>(in - 1) / static_cast<float>(out_len - 1);
+        } else {
+          fail(n, fmt::format("its coordinate_transformation_mode {} is not mapped", ctm));
+        }
+        float r = 0;
+        if (nm == "floor") {
+          r = std::floor(o);
+        } else if (nm == "ceil") {
+          r = std::ceil(o);
+        } else if (nm == "round_prefer_floor" || nm == "round_prefer_ceil") {
+          const bool half = o == std::floor(o) + 0.5F;
+          r = half ? (nm == "round_prefer_floor" ? std::floor(o) : std::ceil(o)) : std::round(o);
+        } else {
+          fail(n, fmt::format("its nearest_mode {} is not mapped", nm));
+        }
+        const int src = std::clamp(static_cast<int>(r), 0, in - 1);
+        if (src != d / f) {
+          fail(n, fmt::format("with coordinate_transformation_mode {} and nearest_mode {}, "
+                              "output {} {} reads input {} {}, not {} (npugen upsamples by "
+                              "repeating each input {} {} times)",
+                              ctm, nm, axis, d, axis, src, d / f, axis, f));
+        }
+      }
+      return f;
+    };
+    return {factor(s.h, out[2], "row"), factor(s.w, out[3], "column")};
+  }
+
+  // A resize layer (nearest, whole factors); another output quantization than the input's
+  // is an identity LUT after it.
+  Quant resize_layer(const std::vector<std::string>& nodes, const onnx::NodeProto& n,
+                     const Quant& x, int fy, int fx, double y_scale, int32_t y_zp, double lo,
+                     double hi) {
+    if (x.view != View::kNchw) fail(n, "it resizes a tensor that is not NCHW");
+    const bool requantize = std::abs(y_scale - x.scale) > 1e-6 * x.scale || y_zp != x.zp;
+    gn::Layer& l = new_layer(nodes, gn::Op::kResize, x);
+    l.resize_h = fy, l.resize_w = fx;
+    const gn::Shape s = model_.file.network.shape_of(x.t);
+    l.out = {s.h * fy, s.w * fx, s.c};
+    l.act_min = requantize ? -128 : clamp_q(lo, x.scale, x.zp, true);
+    l.act_max = requantize ? 127 : clamp_q(hi, x.scale, x.zp, false);
+    const Quant r = finish_layer(x.scale, x.zp, View::kNchw);
+    if (!requantize) return r;
+    return lut_layer({node_name(n) + " (requantizing)"}, r, LutFunction::kIdentity, 0, 0, y_scale,
+                     y_zp, lo, hi);
+  }
+
   // The LUT function of an ONNX operator (Sigmoid ... Swish; QLinearSigmoid and
   // QLinearLeakyRelu are their quantized forms), its alpha and beta from its attributes.
   static std::optional<LutFunction> lut_function(const onnx::NodeProto& n, float& alpha,
@@ -1187,6 +1302,25 @@ class Importer {
         p.p.nodes = {node_name(n)};
         set(n, p);
       }
+    } else if (op == "Resize") {
+      const Value& v = in(n, 0);
+      if (v.kind != Value::kQuant && v.kind != Value::kDeq) {
+        fail(n, "it resizes a tensor that is not quantized");
+      }
+      const auto [fy, fx] = resize_factors(n, model_.file.network.shape_of(v.q.t));
+      if (v.kind == Value::kQuant) {  // on int8 (QOperator): the same quantization
+        set(n, typed(resize_layer({node_name(n)}, n, v.q, fy, fx, v.q.scale, v.q.zp, -kInf, kInf),
+                     v.q.uint8));
+      } else {
+        Value p;
+        p.kind = Value::kPending;
+        p.p.op = Pending::kResize;
+        p.p.node = &n;
+        p.p.x = v.q;
+        p.p.resize_h = fy, p.p.resize_w = fx;
+        p.p.nodes = {node_name(n)};
+        set(n, p);
+      }
     } else if (op == "QLinearConcat") {
       // Y_scale, Y_zero_point, then (X, X_scale, X_zero_point) an input.
       if (n.input_size() < 5 || (n.input_size() - 2) % 3 != 0) {
@@ -1298,6 +1432,10 @@ class Importer {
         break;
       case Pending::kConcat:
         set(n, typed(concat(nodes, *p.node, p.parts, s, z, p.lo, p.hi), u8));
+        break;
+      case Pending::kResize:
+        set(n,
+            typed(resize_layer(nodes, *p.node, p.x, p.resize_h, p.resize_w, s, z, p.lo, p.hi), u8));
         break;
       case Pending::kActivation: {
         if (std::abs(p.x.scale - s) > 1e-6 * s || p.x.zp != z) {

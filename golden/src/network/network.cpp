@@ -26,6 +26,8 @@ const char* op_name(Op op) {
       return "lut";
     case Op::kConcat:
       return "concat";
+    case Op::kResize:
+      return "resize";
   }
   return "?";
 }

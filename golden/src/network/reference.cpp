@@ -46,6 +46,9 @@ std::vector<Tensor> run_network(const net::Network& network, const Tensor& input
       case net::Op::kLut:
         y = lookup(x, l.lut, l.act_min, l.act_max);
         break;
+      case net::Op::kResize:
+        y = clamp(resize_nearest(x, l.resize_h, l.resize_w), l.act_min, l.act_max);
+        break;
       case net::Op::kConcat: {
         std::vector<Tensor> parts;
         for (const size_t t : l.inputs) parts.push_back(tensors.at(t));

@@ -19,7 +19,7 @@ constexpr const char* kMagic = "npugen-program 7";
 constexpr net::Op kOps[] = {net::Op::kConv,      net::Op::kFc,        net::Op::kMaxPool,
                             net::Op::kAvgPool,   net::Op::kAdd,       net::Op::kGainBias,
                             net::Op::kReduceSum, net::Op::kReduceMax, net::Op::kActivation,
-                            net::Op::kLut,       net::Op::kConcat};
+                            net::Op::kLut,       net::Op::kConcat,    net::Op::kResize};
 
 const char* target_name(HostTarget t) {
   switch (t) {

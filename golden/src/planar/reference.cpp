@@ -105,6 +105,24 @@ Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max) {
   return out;
 }
 
+Tensor resize_nearest(const Tensor& x, int fy, int fx) {
+  if (fy < 1 || fx < 1) throw std::invalid_argument("resize_nearest: a factor below 1");
+  Tensor out = x;
+  out.h = x.h * fy, out.w = x.w * fx;
+  out.data.assign(static_cast<size_t>(out.n) * out.h * out.w * out.c, 0);
+  for (int n = 0; n < out.n; ++n) {
+    for (int y = 0; y < out.h; ++y) {
+      for (int xx = 0; xx < out.w; ++xx) {
+        for (int c = 0; c < out.c; ++c) {
+          out.data[((static_cast<size_t>(n) * out.h + y) * out.w + xx) * out.c + c] =
+              x.data[((static_cast<size_t>(n) * x.h + y / fy) * x.w + xx / fx) * x.c + c];
+        }
+      }
+    }
+  }
+  return out;
+}
+
 Tensor concat_channels(const std::vector<Tensor>& parts) {
   Tensor out = parts.at(0);
   out.c = 0;

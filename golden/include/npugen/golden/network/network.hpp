@@ -30,6 +30,7 @@ enum class Op : uint8_t {
   kActivation,  ///< the clamp alone (relu: act_min = the zero point)
   kLut,         ///< a 256-entry table: lut[x + 128], then the clamp
   kConcat,      ///< its inputs' channels one after the other (one zero point), then the clamp
+  kResize,      ///< nearest-neighbour upsampling by integer factors, then the clamp
 };
 
 /// The layer kind as the network file writes it.
@@ -71,8 +72,9 @@ struct Layer {
   reference::ReduceAxis axis = reference::ReduceAxis::kSpatial;  ///< reductions
   int32_t reduce_input_zero_point = 0;                           ///< reduce_sum
   std::vector<Requant> reduce_output;                            ///< reduce_sum [C']
-  std::array<int8_t, 256> lut{};  ///< lut: the output for input x at x + 128
-  std::string lut_function;       ///< lut: what the table computes (messages, reports)
+  std::array<int8_t, 256> lut{};   ///< lut: the output for input x at x + 128
+  std::string lut_function;        ///< lut: what the table computes (messages, reports)
+  int resize_h = 1, resize_w = 1;  ///< resize: output row y reads input row y / resize_h
 };
 
 /// A tensor the network gives out (a graph output), and its name (the layer's, or the ONNX

@@ -57,6 +57,8 @@ Tensor clamp(const Tensor& x, int32_t act_min, int32_t act_max);
 /// Tensors of one N, H and W, their channels one after the other (pixel by pixel: the first
 /// tensor's channels, then the second's, ...).
 Tensor concat_channels(const std::vector<Tensor>& parts);
+/// Nearest-neighbour upsampling by integer factors: output (y, x) is input (y / fy, x / fx).
+Tensor resize_nearest(const Tensor& x, int fy, int fx);
 /// A 256-entry table: table[x + 128] for every element, then the clamp.
 Tensor lookup(const Tensor& x, const std::array<int8_t, 256>& table, int32_t act_min,
               int32_t act_max);
