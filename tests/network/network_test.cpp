@@ -151,7 +151,7 @@ TEST_CASE("a lut layer: a function's table as ONNX Runtime quantizes it, or a ta
   CHECK(t[3].data == std::vector<int8_t>{2, 6, 2, 16});
 }
 
-TEST_CASE("a network of several outputs names them; the default is the last layer", "[network]") {
+TEST_CASE("a network of several outputs names them, by default the last layer", "[network]") {
   Scratch s;
   const std::string layers =
       "input: {height: 4, width: 4, channels: 2}\n"

@@ -351,7 +351,7 @@ TEST_CASE("the digits CNN on the NPU's golden model equals the reference interpr
   }
 }
 
-TEST_CASE("a network of several outputs keeps each to the end; the DMA stores each", "[npu]") {
+TEST_CASE("a network of several outputs keeps each to the end, each stored by the DMA", "[npu]") {
   net::Network n = read_network(kNetworks / "digits" / "digits.yaml");
   const reference::Tensor x = digits_images(2);
   // conv1's output, which pool1 reads and nothing after it, is an output too: its space must
