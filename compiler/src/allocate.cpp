@@ -253,6 +253,7 @@ class Allocator {
       if (node.plan.out) g_.writer[i + 1] = node.plan.out;
     }
     node.x = x;
+    for (const size_t y : l.inputs) node.inputs.push_back(y == l.inputs[0] ? x : g_.tensors[y]);
     node.out = out;
     g_.tensors[i + 1] = out;
   }

@@ -194,10 +194,11 @@ struct Node {
   uint64_t zs_steps = 0;             ///< preprocessed steps replayed a pixel (zero skipping)
   std::optional<uint64_t> gains_at;  ///< allocate: the gain rows' DMA load (data-area words)
   // allocate
-  golden::ProgramTensor x;    ///< its (first) input where it is read
-  golden::ProgramTensor out;  ///< its output
-  bool banded = false;        ///< it runs in row bands (and tiles of columns)
-  BandPlan plan;              ///< banded: the bands' height and staging areas
+  golden::ProgramTensor x;                    ///< its (first) input where it is read
+  std::vector<golden::ProgramTensor> inputs;  ///< every input where it is read (in order)
+  golden::ProgramTensor out;                  ///< its output
+  bool banded = false;                        ///< it runs in row bands (and tiles of columns)
+  BandPlan plan;                              ///< banded: the bands' height and staging areas
 };
 
 /// A task as the task unit runs it: its regions (planar-engine addresses) and the engine's

@@ -615,9 +615,13 @@ class Lowering {
   // for a register group before a third task (a write to an enabled group is refused).
   void copies(const Node& node, const golden::PlanarTask& t, ProgramLayer& pl) {
     const size_t i = node.layer;
+    const golden::net::Layer& l = t_.n.layers[i];
     const auto parts = copy_parts(t_.n, i, t, t_.d.lanes());
     for (size_t k = 0; k < parts.size(); ++k) {
-      const ProgramTensor& x = g_.tensors[parts[k].input];
+      // The input where it is when the layer runs (allocate's record; a later layer may move
+      // the network's input to memory).
+      const auto at = std::find(l.inputs.begin(), l.inputs.end(), parts[k].input);
+      const ProgramTensor& x = node.inputs.at(static_cast<size_t>(at - l.inputs.begin()));
       task_ = LayerTask{};
       task_.op = node.info->task;
       region(0, x);

@@ -75,6 +75,13 @@ q_conv("resize_ceil", extra_inits=[scales], extra_nodes=[
                      nearest_mode="round_prefer_ceil")])
 bad("resize_ceil", "node up (Resize): with coordinate_transformation_mode asymmetric and "
     "nearest_mode round_prefer_ceil, output row 1 reads input row 1, not 0")
+# A fractional scale whose output is still twice the input (6 x 2.1 = 12.6: 12 rows): ONNX
+# Runtime maps with 2.1, so output row 2 reads input row 0.
+q_conv("resize_fraction", extra_inits=[
+    numpy_helper.from_array(np.array([1, 1, 2.1, 2.1], np.float32), "scales")], extra_nodes=[
+    helper.make_node("Resize", ["yq", "", "scales"], ["up"], name="up", mode="nearest",
+                     coordinate_transformation_mode="asymmetric", nearest_mode="floor")])
+bad("resize_fraction", "output row 2 reads input row 0, not 1")
 q_conv("uint8_weights", w_dtype=np.uint8, w_value=200)  # 200 - 0 is not int8
 bad("uint8_weights", "its weights minus their zero point (200 - 0) do not fit int8")
 

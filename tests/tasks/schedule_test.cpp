@@ -131,6 +131,36 @@ TEST_CASE(
   CHECK(none.tasks);
 }
 
+TEST_CASE("a concat of three inputs is refused at its line, and every output is kept",
+          "[schedule]") {
+  const std::string head =
+      "input: {height: 4, width: 4, channels: 8}\n"
+      "layers:\n"
+      "  - {name: a, op: activation}\n";
+  const auto three =
+      sched::load_network_text(head + "  - {name: c, op: concat, inputs: [input, a, input]}\n",
+                               "n.yaml", tasks_config(8192));
+  REQUIRE_FALSE(three.tasks);
+  CHECK(three.diagnostics.front().line == 4);
+  CHECK(three.diagnostics.front().message.find("layer c: 3 inputs; npugen schedule's tasks read "
+                                               "two regions at most") != std::string::npos);
+  // a is an output: its words are not reused after its last reader (the concat). In 640
+  // words the resize's 256 then find no room (next fit: 512 to 640, then the input's 128
+  // only); in 768 they go after the concat, clear of a.
+  const std::string more = head +
+                           "  - {name: c, op: concat, inputs: [input, a]}\n"
+                           "  - {name: u, op: resize, factor: 1}\n"
+                           "outputs: [a, u]\n";
+  const auto tight = sched::load_network_text(more, "n.yaml", tasks_config(640));
+  REQUIRE_FALSE(tight.tasks);
+  CHECK(tight.diagnostics.front().message.find("layer u: its 256 words do not fit") !=
+        std::string::npos);
+  const auto two = sched::load_network_text(more, "n.yaml", tasks_config(768));
+  REQUIRE(two.tasks);
+  const golden::Region a = (*two.tasks)[0].out, u = (*two.tasks)[2].out;
+  CHECK((u.base + u.words <= a.base || a.base + a.words <= u.base));
+}
+
 TEST_CASE("task files: reads of task outputs resolve to their regions", "[schedule]") {
   const config::Config c = tasks_config(4096);
   const auto r = sched::load_task_text(

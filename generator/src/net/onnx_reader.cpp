@@ -4,6 +4,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -389,8 +390,7 @@ class Importer {
     OnnxEdge& e = model_.outputs.emplace_back();
     e.name = out.name();
     e.scale = v.q.scale;
-    e.uint8 =
-        dequantized_uint8_.contains(out.name()) ? dequantized_uint8_[out.name()] : output_uint8_;
+    e.uint8 = dequantized_uint8_.contains(out.name()) ? dequantized_uint8_[out.name()] : v.q.uint8;
     e.zero_point = v.q.zp + (e.uint8 ? 128 : 0);
     const gn::Shape& s = f.network.shape_of(v.q.t);
     e.dims = v.q.view == View::kFlatChw || v.q.view == View::kFlatHwc
@@ -896,9 +896,15 @@ class Importer {
     for (const Quant& q : parts) {
       if (q.view != View::kNchw) fail(n, "it concatenates a tensor that is not NCHW");
     }
-    if (axis != 1 && axis != -3) {
+    // The channels: axis 1, or counted from the end, -3 of [N][C][H][W] and -2 of [N][C][L].
+    if (axis != 1 && axis != (rank3_ ? -2 : -3)) {
       fail(n, fmt::format("it concatenates along axis {}: only the channels (axis 1) are mapped",
                           axis));
+    }
+    if (parts.size() == 1) {  // one input: itself, requantized when its quantization differs
+      const Quant& q = parts.front();
+      if (std::abs(q.scale - y_scale) <= 1e-6 * y_scale && q.zp == y_zp) return q;
+      return lut_layer(nodes, q, LutFunction::kIdentity, 0, 0, y_scale, y_zp, lo, hi);
     }
     std::vector<size_t> inputs;
     for (const Quant& q : parts) {
@@ -940,6 +946,7 @@ class Importer {
     const bool opset10 = model_.opset < 11;
     const int scales_at = opset10 ? 1 : 2;
     std::vector<double> out(4, 0);
+    std::array<float, 2> given{0, 0};  // the scales given (ONNX Runtime maps with these)
     if (n.input_size() > scales_at && !n.input(scales_at).empty() &&
         !data_of(init_of(n, scales_at, "scales"), n).v.empty()) {
       const Data d = data_of(init_of(n, scales_at, "scales"), n);
@@ -948,10 +955,17 @@ class Importer {
       out = {1, 1, static_cast<double>(static_cast<float>(d.v[2]) * static_cast<float>(s.h)),
              static_cast<double>(static_cast<float>(d.v[3]) * static_cast<float>(s.w))};
       out[2] = std::floor(out[2]), out[3] = std::floor(out[3]);
+      given = {static_cast<float>(d.v[2]), static_cast<float>(d.v[3])};
     } else if (!opset10 && n.input_size() > 3 && !n.input(3).empty()) {
       const Data d = data_of(init_of(n, 3, "sizes"), n);
       if (d.v.size() != 4) fail(n, fmt::format("it has {} sizes, not 4", d.v.size()));
       out = d.v;
+      if (out[1] != s.c) fail(n, "it resizes the channels");
+      const std::string policy = string_attr(n, "keep_aspect_ratio_policy");
+      if (!policy.empty() && policy != "stretch") {
+        fail(n,
+             fmt::format("its keep_aspect_ratio_policy {} is not mapped (stretch only)", policy));
+      }
     } else {
       fail(n, "it has neither scales nor sizes");
     }
@@ -960,14 +974,15 @@ class Importer {
                                 : string_attr(n, "coordinate_transformation_mode");
     const std::string nm = string_attr(n, "nearest_mode").empty() ? "round_prefer_floor"
                                                                   : string_attr(n, "nearest_mode");
-    auto factor = [&](int in, double out_len, const char* axis) {
+    auto factor = [&](int in, double out_len, float given_scale, const char* axis) {
       if (out_len < in || std::fmod(out_len, in) != 0) {
         fail(n, fmt::format("it resizes {} {} to {}: not by a whole factor (only upsampling by "
                             "whole factors is mapped)",
                             axis, in, out_len));
       }
       const int f = static_cast<int>(out_len) / in;
-      const float scale = static_cast<float>(out_len) / static_cast<float>(in);
+      const float scale =
+          given_scale > 0 ? given_scale : static_cast<float>(out_len) / static_cast<float>(in);
       for (int d = 0; d < static_cast<int>(out_len); ++d) {
         const auto x = static_cast<float>(d);
         float o = 0;
@@ -1006,7 +1021,7 @@ class Importer {
       }
       return f;
     };
-    return {factor(s.h, out[2], "row"), factor(s.w, out[3], "column")};
+    return {factor(s.h, out[2], given[0], "row"), factor(s.w, out[3], given[1], "column")};
   }
 
   // A resize layer (nearest, whole factors); another output quantization than the input's

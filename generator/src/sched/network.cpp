@@ -128,6 +128,14 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
                   fmt::format("layer {}: {} {} do not split into {} equal parts", l.name, l.out.c,
                               what, l.split)});
     }
+    // A task has two input regions (golden::Task::in): a concat of more is not scheduled.
+    if (l.inputs.size() > 2) {
+      config::report(
+          diags, {display_name, l.where.line, l.where.column, fmt::format("layers[{}].inputs", i),
+                  fmt::format("layer {}: {} inputs; npugen schedule's tasks read two "
+                              "regions at most (npugen compile runs a concat of more)",
+                              l.name, l.inputs.size())});
+    }
     Tensor t;
     t.shape = l.out;
     tensors.push_back(t);
@@ -191,7 +199,9 @@ TaskListResult load_network_text(const std::string& text, const std::string& dis
       for (size_t in : parsed[li].inputs) tensors[in].last_reader = task_layer.size() - 1;
     }
   }
-  tensors.back().keep = true;
+  for (const golden::net::NetworkOutput& o : golden::net::network_outputs(file.network)) {
+    tensors.at(o.tensor).keep = true;  // the network's outputs stay
+  }
   BufferAllocator buffer(params.buffer_words);
   auto place = [&](size_t tensor, const std::string& who, Location where, const std::string& key) {
     if (!buffer.allocate(tensors[tensor].shape.words(), tensors[tensor].region)) {
