@@ -4,7 +4,9 @@
 // QLinearAveragePool, QLinearGlobalAveragePool) and QDQ (QuantizeLinear/DequantizeLinear
 // pairs around Conv, Gemm, MatMul, Add and pooling), with MaxPool, AveragePool, Relu and
 // Clip (fused into their producer), Flatten, Reshape to 2-D, Identity, and transposes
-// between NCHW and NHWC. Float scales become per-channel (multiplier, shift) pairs as
+// between NCHW and NHWC; element-wise functions (Sigmoid, Tanh, HardSigmoid, HardSwish,
+// LeakyRelu, Elu, Swish, QLinearSigmoid, QLinearLeakyRelu) as 256-entry tables, Concat and
+// QLinearConcat along the channels, Resize (nearest, whole factors), several graph outputs. Float scales become per-channel (multiplier, shift) pairs as
 // TFLite's QuantizeMultiplier makes them; uint8 activations map to int8 by subtracting 128
 // from the values and the zero point. Whatever cannot be mapped is a diagnostic naming the
 // node, its operator and the reason.
