@@ -106,7 +106,7 @@ inline std::pair<BandGeometry, BandGeometry> planar_geometry(const golden::Plana
 /// pixels (fy y + dy, fx x + dx).
 struct CopyPart {
   golden::PlanarTask task;
-  size_t input = 0;  ///< the network tensor it reads
+  size_t input = 0;  ///< which of the layer's inputs it reads (an index into Layer::inputs)
   uint64_t out_offset = 0, pixel_stride = 0, row_stride = 0, image_stride = 0;
 };
 inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t layer,
@@ -115,8 +115,8 @@ inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t la
   const golden::net::Shape& o = l.out;
   const uint64_t words = (static_cast<uint64_t>(o.c) + lanes - 1) / lanes;  // an output pixel's
   const uint64_t row = words * static_cast<uint64_t>(o.w), image = row * static_cast<uint64_t>(o.h);
-  auto part = [&](size_t x) {
-    const golden::net::Shape& s = n.shape_of(x);
+  auto part = [&](size_t k) {
+    const golden::net::Shape& s = n.shape_of(l.inputs[k]);
     CopyPart p;
     p.task = t;
     p.task.height = static_cast<unsigned>(s.h), p.task.width = static_cast<unsigned>(s.w);
@@ -124,7 +124,7 @@ inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t la
     p.task.in_pixel_stride = p.task.channel_words(lanes);
     p.task.in_row_stride = p.task.in_pixel_stride * p.task.width;
     p.task.in_image_stride = p.task.in_row_stride * p.task.height;
-    p.input = x;
+    p.input = k;
     p.pixel_stride = words, p.row_stride = row, p.image_stride = image;
     return p;
   };
@@ -132,7 +132,7 @@ inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t la
   if (l.op == golden::net::Op::kResize) {
     for (int dy = 0; dy < l.resize_h; ++dy) {
       for (int dx = 0; dx < l.resize_w; ++dx) {
-        CopyPart p = part(l.inputs[0]);
+        CopyPart p = part(0);
         p.out_offset = static_cast<uint64_t>(dy) * row + static_cast<uint64_t>(dx) * words;
         p.pixel_stride = words * static_cast<uint64_t>(l.resize_w);
         p.row_stride = row * static_cast<uint64_t>(l.resize_h);
@@ -142,10 +142,10 @@ inline std::vector<CopyPart> copy_parts(const golden::net::Network& n, size_t la
     return parts;
   }
   uint64_t channel = 0;  // concat
-  for (const size_t x : l.inputs) {
-    CopyPart p = part(x);
+  for (size_t k = 0; k < l.inputs.size(); ++k) {
+    CopyPart p = part(k);
     p.out_offset = channel / lanes;
-    channel += static_cast<uint64_t>(n.shape_of(x).c);
+    channel += static_cast<uint64_t>(n.shape_of(l.inputs[k]).c);
     parts.push_back(p);
   }
   return parts;

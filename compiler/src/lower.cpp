@@ -620,8 +620,7 @@ class Lowering {
     for (size_t k = 0; k < parts.size(); ++k) {
       // The input where it is when the layer runs (allocate's record; a later layer may move
       // the network's input to memory).
-      const auto at = std::find(l.inputs.begin(), l.inputs.end(), parts[k].input);
-      const ProgramTensor& x = node.inputs.at(static_cast<size_t>(at - l.inputs.begin()));
+      const ProgramTensor& x = node.inputs.at(parts[k].input);
       task_ = LayerTask{};
       task_.op = node.info->task;
       region(0, x);
@@ -643,7 +642,7 @@ class Lowering {
         apb_write(base + w.offset, w.value);
       }
       ++planar_;
-      if (t_.tasks) single_task(i, x, parts[k].input, k + 1 == parts.size());
+      if (t_.tasks) single_task(i, x, l.inputs[parts[k].input], k + 1 == parts.size());
     }
     pl.tasks = parts.size();
   }

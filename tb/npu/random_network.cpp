@@ -305,7 +305,6 @@ Network random_network(const golden::NpuDesign& d, std::mt19937_64& rng) {
                                                                 : kind == 1 ? ramp
                                                                             : offset);
           }
-          l.lut_function = "random table";
           out_zp = range(late, -128, 127);
         }
         break;

@@ -3,8 +3,6 @@
 // multiply and add fuse into one rounding.
 #include "net/lut_function.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -104,19 +102,6 @@ std::array<int8_t, 256> lut_table(LutFunction f, float alpha, float beta, const 
         static_cast<int8_t>(static_cast<int32_t>(std::nearbyint(v)) + q.y_zero_point);
   }
   return t;
-}
-
-std::string lut_description(LutFunction f, float alpha, float beta, const LutQuant& q) {
-  std::string params;
-  if (f == LutFunction::kHardSigmoid) {
-    params = fmt::format(" alpha {} beta {}", alpha, beta);
-  } else if (f == LutFunction::kLeakyRelu || f == LutFunction::kElu ||
-             (f == LutFunction::kSilu && alpha != 1.0F)) {
-    params = fmt::format(" alpha {}", alpha);
-  }
-  return fmt::format("{}{}, in scale {} zero point {}, out scale {} zero point {}",
-                     lut_function_name(f), params, q.x_scale, q.x_zero_point, q.y_scale,
-                     q.y_zero_point);
 }
 
 }  // namespace npugen::net

@@ -13,7 +13,6 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace npugen::net {
@@ -46,8 +45,5 @@ struct LutQuant {
 
 /// The table: entry x + 128 is the output for int8 input x.
 std::array<int8_t, 256> lut_table(LutFunction f, float alpha, float beta, const LutQuant& q);
-
-/// A one-line description of the table's function and quantization (reports, the network).
-std::string lut_description(LutFunction f, float alpha, float beta, const LutQuant& q);
 
 }  // namespace npugen::net

@@ -306,7 +306,6 @@ int32_t lut_layer(Section& s, LayerReader& lr, Layer& l, int32_t x_zp) {
                            l.name, fn));
     }
     l.lut = lut_table(*f, alpha, beta, q);
-    l.lut_function = lut_description(*f, alpha, beta, q);
   } else if (fn.empty()) {
     lr.error(s.location_of("function"), s.path_of("function"),
              fmt::format("layer {}: lut needs its function (sigmoid, tanh, hard_sigmoid, "
@@ -322,7 +321,6 @@ int32_t lut_layer(Section& s, LayerReader& lr, Layer& l, int32_t x_zp) {
                fmt::format("expected a .npy file name, got {}", config::describe_value(*table)));
     } else if (const auto a = lr.array(s, "table", *table, "int8", 'i', 1, {256})) {
       for (size_t i = 0; i < l.lut.size(); ++i) l.lut[i] = static_cast<int8_t>(a->values[i]);
-      l.lut_function = "table " + table->Scalar();
     }
   }
   return q.y_zero_point;

@@ -879,7 +879,6 @@ class Importer {
     q.x_scale = static_cast<float>(x.scale), q.x_zero_point = x.zp;
     q.y_scale = static_cast<float>(y_scale), q.y_zero_point = y_zp;
     l.lut = lut_table(f, alpha, beta, q);
-    l.lut_function = lut_description(f, alpha, beta, q);
     l.act_min = clamp_q(lo, y_scale, y_zp, true);
     l.act_max = clamp_q(hi, y_scale, y_zp, false);
     l.out = model_.file.network.shape_of(x.t);
@@ -1062,6 +1061,18 @@ class Importer {
     alpha = static_cast<float>(float_attr(n, "alpha").value_or(default_alpha(it->second)));
     beta = static_cast<float>(float_attr(n, "beta").value_or(default_beta(it->second)));
     return it->second;
+  }
+
+  // A float op of node n over dequantized input x, waiting for the QuantizeLinear that gives
+  // its output (the op's own fields are the caller's).
+  static Value pending(const onnx::NodeProto& n, Pending::Op op, const Quant& x) {
+    Value p;
+    p.kind = Value::kPending;
+    p.p.op = op;
+    p.p.node = &n;
+    p.p.x = x;
+    p.p.nodes = {node_name(n)};
+    return p;
   }
 
   // Relu's and Clip's float bounds.
@@ -1262,14 +1273,9 @@ class Importer {
                          : pool({node_name(n)}, n, max, x, win, x.scale, x.zp, -kInf, kInf),
                      x.uint8));
       } else {
-        Value p;
-        p.kind = Value::kPending;
-        p.p.op = max ? Pending::kMaxPool : Pending::kAvgPool;
-        p.p.node = &n;
-        p.p.x = x;
+        Value p = pending(n, max ? Pending::kMaxPool : Pending::kAvgPool, x);
         p.p.win = win;
         p.p.global = op == "GlobalAveragePool";
-        p.p.nodes = {node_name(n)};
         set(n, p);
       }
     } else if (op == "Conv" || op == "Gemm" || op == "MatMul") {
@@ -1287,13 +1293,8 @@ class Importer {
         p.p.nodes.push_back(node_name(n));
         set(n, p);
       } else if (v.kind == Value::kDeq) {
-        Value p;
-        p.kind = Value::kPending;
-        p.p.op = Pending::kActivation;
-        p.p.node = &n;
-        p.p.x = v.q;
+        Value p = pending(n, Pending::kActivation, v.q);
         p.p.lo = lo, p.p.hi = hi;
-        p.p.nodes = {node_name(n)};
         set(n, p);
       } else {
         fail(n, "it clamps a float tensor that is not quantized");
@@ -1307,14 +1308,9 @@ class Importer {
         set(n, typed(lut_layer({node_name(n)}, x, *f, alpha, beta, ys, yz, -kInf, kInf), u8));
       } else {
         // DequantizeLinear -> f -> QuantizeLinear: pending until the QuantizeLinear.
-        Value p;
-        p.kind = Value::kPending;
-        p.p.op = Pending::kLut;
-        p.p.node = &n;
-        p.p.x = deq_in(n, 0);
+        Value p = pending(n, Pending::kLut, deq_in(n, 0));
         p.p.function = *f;
         p.p.alpha = alpha, p.p.beta = beta;
-        p.p.nodes = {node_name(n)};
         set(n, p);
       }
     } else if (op == "Resize") {
@@ -1327,13 +1323,8 @@ class Importer {
         set(n, typed(resize_layer({node_name(n)}, n, v.q, fy, fx, v.q.scale, v.q.zp, -kInf, kInf),
                      v.q.uint8));
       } else {
-        Value p;
-        p.kind = Value::kPending;
-        p.p.op = Pending::kResize;
-        p.p.node = &n;
-        p.p.x = v.q;
+        Value p = pending(n, Pending::kResize, v.q);
         p.p.resize_h = fy, p.p.resize_w = fx;
-        p.p.nodes = {node_name(n)};
         set(n, p);
       }
     } else if (op == "QLinearConcat") {
@@ -1351,14 +1342,9 @@ class Importer {
       set(n, typed(concat({node_name(n)}, n, parts, ys, yz, -kInf, kInf), u8));
     } else if (op == "Concat") {
       // Between DequantizeLinear and QuantizeLinear: pending until the QuantizeLinear.
-      Value p;
-      p.kind = Value::kPending;
-      p.p.op = Pending::kConcat;
-      p.p.node = &n;
+      if (n.input_size() == 0) fail(n, "it has no input");
+      Value p = pending(n, Pending::kConcat, deq_in(n, 0));
       for (int k = 0; k < n.input_size(); ++k) p.p.parts.push_back(deq_in(n, k));
-      if (p.p.parts.empty()) fail(n, "it has no input");
-      p.p.x = p.p.parts.front();
-      p.p.nodes = {node_name(n)};
       set(n, p);
     } else if (op == "Flatten" || op == "Reshape") {
       reshape(n);
@@ -1419,7 +1405,6 @@ class Importer {
       return;
     }
     if (v.kind != Value::kPending) fail(n, "it quantizes a float tensor npugen cannot compute");
-    output_uint8_ = u8;
     const Pending& p = v.p;
     std::vector<std::string> nodes = p.nodes;
     nodes.push_back(node_name(n));
@@ -1563,12 +1548,8 @@ class Importer {
     const Value& a = in(n, 0);
     const Value& b = in(n, 1);
     if (a.kind == Value::kDeq && b.kind == Value::kDeq) {
-      Value p;
-      p.kind = Value::kPending;
-      p.p.op = Pending::kAdd;
-      p.p.node = &n;
-      p.p.x = a.q, p.p.y = b.q;
-      p.p.nodes = {node_name(n)};
+      Value p = pending(n, Pending::kAdd, a.q);
+      p.p.y = b.q;
       set(n, p);
       return;
     }
@@ -1650,7 +1631,7 @@ class Importer {
   std::map<std::string, std::string> defined_;  ///< every name defined so far, and by what
   std::set<std::string> ops_;
   std::map<std::string, bool> dequantized_uint8_;  ///< a DequantizeLinear's output: of uint8
-  bool quantized_input_ = false, output_uint8_ = false;
+  bool quantized_input_ = false;
   bool int32_output_ = false;                    ///< ConvInteger, MatMulInteger: int32 in the model
   bool rank3_ = false;                           ///< the graph input is [N][C][L]
   int g_outputs_ = 1;                            ///< the graph's outputs

@@ -73,7 +73,6 @@ struct Layer {
   int32_t reduce_input_zero_point = 0;                           ///< reduce_sum
   std::vector<Requant> reduce_output;                            ///< reduce_sum [C']
   std::array<int8_t, 256> lut{};   ///< lut: the output for input x at x + 128
-  std::string lut_function;        ///< lut: what the table computes (messages, reports)
   int resize_h = 1, resize_w = 1;  ///< resize: output row y reads input row y / resize_h
 };
 
